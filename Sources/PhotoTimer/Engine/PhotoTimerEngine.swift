@@ -1,0 +1,170 @@
+/// Runs one self-timer: the countdown and the three preparations concurrently, the shutter at
+/// zero, and cancellation of everything at once.
+///
+/// The engine is a value; each call to ``run(onEvent:)`` is an independent run. Steps run as
+/// child tasks of one task group, off the caller's actor; their results flow back to the one
+/// loop that decides what happens next (``PhotoTimerEvent``s in order). Cancelling the task
+/// that called ``run(onEvent:)`` stops the countdown and every step, and the run returns
+/// ``PhotoTimerResult/cancelled`` once all of them have unwound.
+///
+/// ```swift
+/// let engine = PhotoTimerEngine(
+///   configuration: PhotoTimerConfiguration(countdownSeconds: 5),
+///   services: .simulated(), clock: ContinuousClock())
+/// for await event in engine.events() {
+///   print(event)
+/// }
+/// ```
+public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration {
+  /// The count and the bounded wait.
+  public var configuration: PhotoTimerConfiguration
+  /// The camera, location and filter.
+  public var services: PhotoTimerServices
+  /// The clock every deadline is measured on.
+  public var clock: C
+
+  /// Creates an engine.
+  ///
+  /// - Parameters:
+  ///   - configuration: The count and the bounded wait.
+  ///   - services: The camera, location and filter.
+  ///   - clock: The clock deadlines are measured on; tests pass a `TestClock`.
+  public init(configuration: PhotoTimerConfiguration, services: PhotoTimerServices, clock: C) {
+    self.configuration = configuration
+    self.services = services
+    self.clock = clock
+  }
+
+  /// What a child task of the run reports back.
+  private enum Signal: Sendable {
+    case timer(RunStateMachine.Timer)
+    case step(PreparationStep, Result<StepValue, RunStateMachine.StepError>, elapsed: Duration)
+    /// A sleep that ended by cancellation.
+    case interrupted
+  }
+
+  /// Runs the timer once, publishing each event to `onEvent` as it happens.
+  ///
+  /// `onEvent` is awaited before the run goes on, so a consumer sees events in order and
+  /// never falls behind. It is called from the engine's task, not from any particular actor.
+  ///
+  /// - Parameter onEvent: Receives every event of the run, the last one being `captured`,
+  ///   `failed` or `cancelled`.
+  /// - Returns: How the run ended.
+  @concurrent
+  public func run(
+    onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
+  ) async -> PhotoTimerResult {
+    let clock = clock
+    let start = clock.now
+    let services = services
+    var machine = RunStateMachine(
+      configuration: configuration, required: services.requiredSteps)
+
+    return await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
+      for step in PreparationStep.allCases {
+        let work = services.work(for: step)
+        group.addTask {
+          let result: Result<StepValue, RunStateMachine.StepError>
+          do {
+            result = .success(try await work())
+          } catch {
+            result = .failure(RunStateMachine.StepError(message: Self.message(for: error)))
+          }
+          return .step(step, result, elapsed: start.duration(to: clock.now))
+        }
+      }
+
+      var pending = machine.start()
+      while true {
+        while !pending.isEmpty {
+          if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
+          switch pending.removeFirst() {
+          case .publish(let event):
+            await onEvent(event)
+          case .schedule(let timer, let offset):
+            let deadline = start.advanced(by: offset)
+            group.addTask {
+              do {
+                try await clock.sleep(until: deadline, tolerance: nil)
+                return .timer(timer)
+              } catch {
+                return .interrupted
+              }
+            }
+          case .capture(let request):
+            // Optional steps still running are dropped: the user never waits for them.
+            group.cancelAll()
+            let result: Result<RunStateMachine.CapturedFile, RunStateMachine.StepError>
+            do {
+              result = .success(.init(url: try await services.camera.capture(request)))
+            } catch {
+              result = .failure(.init(message: Self.message(for: error)))
+            }
+            if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
+            pending += machine.handle(.captureEnded(result), at: start.duration(to: clock.now))
+          case .finish(let result):
+            group.cancelAll()
+            return result
+          }
+        }
+        guard let signal = await group.next() else {
+          // Unreachable: before the run finishes a tick, a wait limit or a step is pending.
+          let failure = PhotoTimerFailure(
+            cause: .captureFailed, message: "internal error: the run stalled with nothing to do")
+          await onEvent(PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .failed(failure)))
+          return .failed(failure)
+        }
+        if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
+        let now = start.duration(to: clock.now)
+        switch signal {
+        case .timer(let timer): pending = machine.handle(.timerFired(timer), at: now)
+        case .step(let step, let result, let elapsed):
+          pending = machine.handle(.stepEnded(step, result, elapsed: elapsed), at: now)
+        case .interrupted: pending = []
+        }
+      }
+    }
+  }
+
+  /// Publishes the run as an asynchronous sequence of events.
+  ///
+  /// The run starts at once, in a task the sequence owns, and is cancelled when the
+  /// consumer stops iterating (its task is cancelled or the sequence is dropped). Events are
+  /// buffered, so none is lost while the consumer is busy. The last element is `captured`,
+  /// `failed` or `cancelled`.
+  ///
+  /// ```swift
+  /// for await event in engine.events() where event.kind == .shutter {
+  ///   beep()
+  /// }
+  /// ```
+  ///
+  /// - Returns: The run's events, in order.
+  public func events() -> AsyncStream<PhotoTimerEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: PhotoTimerEvent.self)
+    let task = Task {
+      _ = await run { continuation.yield($0) }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  private func cancelled(
+    _ group: inout TaskGroup<Signal>, start: C.Instant,
+    onEvent: @Sendable (PhotoTimerEvent) async -> Void
+  ) async -> PhotoTimerResult {
+    group.cancelAll()
+    // NB: every child is unwound before `cancelled` is published, so a consumer that sees it
+    // knows nothing of this run is still running.
+    while await group.next() != nil {}
+    await onEvent(PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .cancelled))
+    return .cancelled
+  }
+
+  private static func message(for error: any Error) -> String {
+    if error is CancellationError { return "cancelled" }
+    return String(describing: error)
+  }
+}

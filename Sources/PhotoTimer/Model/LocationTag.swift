@@ -1,0 +1,63 @@
+/// Where the photo was taken, as a place name and, when known, a coordinate.
+///
+/// ```swift
+/// let tag = LocationTag(name: "Golden Gate Park",
+///                       coordinate: Coordinate(latitude: 37.7694, longitude: -122.4862))
+/// ```
+public struct LocationTag: Hashable, Sendable, CustomStringConvertible {
+  /// The place name a person would write, for example `"Golden Gate Park"`.
+  public var name: String
+  /// The position on WGS 84, when known.
+  public var coordinate: Coordinate?
+
+  /// Creates a location tag.
+  ///
+  /// - Parameters:
+  ///   - name: The place name shown to people and written into the photo's description.
+  ///   - coordinate: The position, when known; it becomes the photo's GPS tags.
+  public init(name: String, coordinate: Coordinate? = nil) {
+    self.name = name
+    self.coordinate = coordinate
+  }
+
+  /// The place name, followed by the coordinate when there is one.
+  public var description: String {
+    guard let coordinate else { return name }
+    return "\(name) (\(coordinate))"
+  }
+}
+
+/// A position on the WGS 84 ellipsoid.
+public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+  /// Latitude in decimal degrees, north positive, −90…90.
+  public var latitude: Double
+  /// Longitude in decimal degrees, east positive, −180…180.
+  public var longitude: Double
+  /// Altitude above mean sea level in metres, when the fix was three-dimensional.
+  public var altitude: Double?
+
+  /// Creates a coordinate.
+  ///
+  /// - Parameters:
+  ///   - latitude: Decimal degrees, north positive.
+  ///   - longitude: Decimal degrees, east positive.
+  ///   - altitude: Metres above mean sea level, if known.
+  public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.altitude = altitude
+  }
+
+  /// The coordinate as `37.76940, -122.48620`.
+  public var description: String {
+    "\(Self.format(latitude)), \(Self.format(longitude))"
+  }
+
+  private static func format(_ degrees: Double) -> String {
+    let scaled = (degrees * 100_000).rounded()
+    let sign = scaled < 0 ? "-" : ""
+    let magnitude = Int(abs(scaled))
+    let fraction = String(magnitude % 100_000)
+    return "\(sign)\(magnitude / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)"
+  }
+}

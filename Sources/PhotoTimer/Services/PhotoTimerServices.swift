@@ -1,0 +1,58 @@
+/// Everything the engine needs from the outside world: a camera, a location and a filter.
+///
+/// Build one from closures for real hardware, or use ``simulated(clock:camera:location:filter:capture:)``
+/// for the built-in simulation of the seed scenario.
+///
+/// ```swift
+/// let services = PhotoTimerServices(
+///   camera: CameraService(prepare: { try await webcam.settle() },
+///                         capture: { try await webcam.shoot($0) }),
+///   location: Preparation(isRequired: false) { try await gps.tag() },
+///   filter: Preparation(isRequired: false) { try await analyser.suggest() })
+/// ```
+public struct PhotoTimerServices: Sendable {
+  /// The camera; always required.
+  public var camera: CameraService
+  /// The location step; optional unless marked required.
+  public var location: Preparation<LocationTag>
+  /// The filter step; optional unless marked required.
+  public var filter: Preparation<FilterSuggestion>
+
+  /// Creates the services.
+  ///
+  /// - Parameters:
+  ///   - camera: The camera.
+  ///   - location: The location step.
+  ///   - filter: The filter step.
+  public init(
+    camera: CameraService, location: Preparation<LocationTag>,
+    filter: Preparation<FilterSuggestion>
+  ) {
+    self.camera = camera
+    self.location = location
+    self.filter = filter
+  }
+
+  /// The steps the photo cannot be taken without.
+  var requiredSteps: Set<PreparationStep> {
+    var steps: Set<PreparationStep> = [.camera]
+    if location.isRequired { steps.insert(.location) }
+    if filter.isRequired { steps.insert(.filter) }
+    return steps
+  }
+
+  /// Each step's work, typed as the value it produces.
+  func work(for step: PreparationStep) -> @Sendable () async throws -> StepValue {
+    switch step {
+    case .camera:
+      let prepare = camera.prepare
+      return { .camera(try await prepare()) }
+    case .location:
+      let perform = location.perform
+      return { .location(try await perform()) }
+    case .filter:
+      let perform = filter.perform
+      return { .filter(try await perform()) }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/// The user-visible state of a run, built by applying its events in order.
+///
+/// This is the one reducer from ``PhotoTimerEvent`` to ``PhotoTimerStatus`` and
+/// ``PreparationProgress``: the view model uses it, and so can any other front end that
+/// consumes ``PhotoTimerEngine/events()`` directly.
+///
+/// ```swift
+/// var state = PhotoTimerState()
+/// for await event in engine.events() {
+///   state.apply(event)
+///   render(state.status, state.prep)
+/// }
+/// ```
+public struct PhotoTimerState: Hashable, Sendable {
+  /// The phase of the run.
+  public var status: PhotoTimerStatus
+  /// Which preparations have their value.
+  public var prep: PreparationProgress
+
+  /// Creates a state; idle with nothing prepared by default.
+  ///
+  /// - Parameters:
+  ///   - status: The phase.
+  ///   - prep: The preparation flags.
+  public init(status: PhotoTimerStatus = .idle, prep: PreparationProgress = .init()) {
+    self.status = status
+    self.prep = prep
+  }
+
+  /// Applies one event.
+  ///
+  /// - Parameter event: The next event of the run.
+  public mutating func apply(_ event: PhotoTimerEvent) {
+    switch event.kind {
+    case .started(let seconds):
+      status = .counting(remaining: seconds)
+      prep = PreparationProgress()
+    case .tick(let remaining):
+      status = .counting(remaining: remaining)
+    case .stepFinished(let report):
+      if report.outcome.succeeded { prep.markDone(report.step) }
+    case .waiting(let steps):
+      status = .waiting(for: steps)
+    case .shutter:
+      status = .capturing
+    case .captured(let photo):
+      status = .captured(photo)
+    case .cancelled:
+      self = PhotoTimerState()
+    case .failed(let failure):
+      status = .failed(failure)
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/// What the user sees: the phase of the current run.
+public enum PhotoTimerStatus: Hashable, Sendable, CustomStringConvertible {
+  /// No run: before the first start, or after a cancel.
+  case idle
+  /// Counting down; `remaining` is the number shown.
+  case counting(remaining: Int)
+  /// Zero was reached and the shutter waits (bounded) for these required steps.
+  case waiting(for: [PreparationStep])
+  /// The shutter fired; the photo is being taken and written.
+  case capturing
+  /// The photo was taken.
+  case captured(CapturedPhoto)
+  /// The run failed; the failure's message says why and what to do.
+  case failed(PhotoTimerFailure)
+
+  /// Whether a run is in progress (counting, waiting or capturing).
+  public var isRunning: Bool {
+    switch self {
+    case .counting, .waiting, .capturing: true
+    case .idle, .captured, .failed: false
+    }
+  }
+
+  /// The status as one line, for example `counting: 3` or `waiting for camera`.
+  public var description: String {
+    switch self {
+    case .idle: "idle"
+    case .counting(let remaining): "counting: \(remaining)"
+    case .waiting(let steps): "waiting for \(steps.map(\.rawValue).joined(separator: ", "))"
+    case .capturing: "capturing"
+    case .captured(let photo):
+      "captured: \(photo.settings), \(photo.location?.name ?? "no location"), \(photo.filter)"
+    case .failed(let failure): "failed: \(failure.message)"
+    }
+  }
+}

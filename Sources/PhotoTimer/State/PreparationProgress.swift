@@ -1,0 +1,41 @@
+/// Which preparations of the current run have their value.
+public struct PreparationProgress: Hashable, Sendable {
+  /// The camera is open and metered.
+  public var cameraReady: Bool
+  /// A location fix was turned into a place.
+  public var locationTagged: Bool
+  /// A look was suggested.
+  public var filterChosen: Bool
+
+  /// Creates progress flags; all false by default.
+  ///
+  /// - Parameters:
+  ///   - cameraReady: The camera is open and metered.
+  ///   - locationTagged: The location is known.
+  ///   - filterChosen: A look was suggested.
+  public init(cameraReady: Bool = false, locationTagged: Bool = false, filterChosen: Bool = false) {
+    self.cameraReady = cameraReady
+    self.locationTagged = locationTagged
+    self.filterChosen = filterChosen
+  }
+
+  /// Whether the given step has its value.
+  ///
+  /// - Parameter step: The step.
+  /// - Returns: Its flag.
+  public func isDone(_ step: PreparationStep) -> Bool {
+    switch step {
+    case .camera: cameraReady
+    case .location: locationTagged
+    case .filter: filterChosen
+    }
+  }
+
+  mutating func markDone(_ step: PreparationStep) {
+    switch step {
+    case .camera: cameraReady = true
+    case .location: locationTagged = true
+    case .filter: filterChosen = true
+    }
+  }
+}

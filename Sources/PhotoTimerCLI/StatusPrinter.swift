@@ -1,0 +1,31 @@
+import PhotoTimer
+import Synchronization
+
+/// Prints one line per change of status and per finished step, flushed at once so a pipe
+/// sees each line as it happens.
+final class StatusPrinter: Sendable {
+  // NB: the engine awaits each event before the next, but from different threads; the
+  // mutex makes the reducer's state safe to touch from whichever one delivers.
+  private let state = Mutex(PhotoTimerState())
+
+  func show(_ event: PhotoTimerEvent) {
+    let lines = state.withLock { state -> [String] in
+      let before = state.status
+      state.apply(event)
+      var lines: [String] = []
+      if case .stepFinished(let report) = event.kind {
+        lines.append("\(report.step) \(report.outcome) (\(seconds(report.elapsed)) s)")
+      }
+      if state.status != before || event.kind == .cancelled {
+        lines.append(event.kind == .cancelled ? "cancelled" : state.status.description)
+      }
+      return lines
+    }
+    let stamp = "+\(event.offset.formattedSeconds(fractionDigits: 3))s"
+    StandardStream.output.write(lines.map { "\(stamp)  \($0)\n" }.joined())
+  }
+
+  private func seconds(_ duration: Duration) -> String {
+    duration.formattedSeconds(fractionDigits: 1)
+  }
+}
