@@ -23,9 +23,13 @@ import Observation
 @Observable
 public final class PhotoTimerViewModel {
   /// The phase of the current run.
-  public private(set) var status: PhotoTimerStatus = .idle
+  public private(set) var status: PhotoTimerStatus = .idle {
+    didSet { didWriteState?(status, prep) }
+  }
   /// Which preparations of the current run have their value.
-  public private(set) var prep = PreparationProgress()
+  public private(set) var prep = PreparationProgress() {
+    didSet { didWriteState?(status, prep) }
+  }
   /// The countdown of the next run, in seconds (0 shoots as soon as the camera is ready).
   /// Changing it does not affect a run in progress.
   public var countdownSeconds: Int
@@ -34,6 +38,9 @@ public final class PhotoTimerViewModel {
   @ObservationIgnored private let template: PhotoTimerConfiguration
   @ObservationIgnored private var runTask: Task<Void, Never>?
   @ObservationIgnored private var generation: UInt64 = 0
+  /// Called after every write of ``status`` or ``prep``, with both; tests use it to see
+  /// transient states that a later read would miss.
+  @ObservationIgnored package var didWriteState: ((PhotoTimerStatus, PreparationProgress) -> Void)?
   @ObservationIgnored private var subscribers: [AsyncStream<PhotoTimerEvent>.Continuation] = []
 
   private typealias Run = @Sendable (

@@ -1,0 +1,118 @@
+import PhotoTimer
+import PhotoTimerTesting
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+@MainActor
+@Suite("Seeded fuzz of cancels and restarts", .timeLimit(.minutes(5)))
+struct PhotoTimerFuzzTests {
+  /// 10,000 by default; `PHOTOTIMER_FUZZ_RUNS` lowers it for the slower sanitizer build.
+  static let runs = ProcessInfo.processInfo.environment["PHOTOTIMER_FUZZ_RUNS"].flatMap(Int.init)
+    ?? 10_000
+
+  enum Operation: CaseIterable {
+    case advance, cancel, restart, yield
+  }
+
+  @Test("Random cancels and restarts at random instants always end consistent")
+  func fuzz() async throws {
+    var random = SeededGenerator(seed: 0xF0CC_A017)
+    for run in 0..<Self.runs {
+      try await fuzzOne(run: run, random: &random)
+    }
+  }
+
+  private func fuzzOne(run: Int, random: inout SeededGenerator) async throws {
+    let seconds = Int.random(in: 0...3, using: &random)
+    let camera: SimulatedStep = [
+      .succeed(after: ms(Int.random(in: 1...3000, using: &random))),
+      .fail(after: ms(Int.random(in: 1...3000, using: &random)), message: "unplugged"),
+      .never,
+    ].randomElement(using: &random) ?? .never
+    let clock = TestClock()
+    let model = PhotoTimerViewModel(
+      countdownSeconds: seconds,
+      services: .simulated(
+        clock: clock, camera: camera, location: .succeed(after: ms(700)),
+        filter: .fail(after: ms(900), message: "dark")),
+      clock: clock, cameraWaitLimit: .seconds(3600))
+    var history: [PhotoTimerStatus] = []
+    model.didWriteState = { status, _ in history.append(status) }
+    model.startTimer()
+    var now = Duration.zero
+    var running = true
+    var lastStart = Duration.zero
+    for _ in 0..<Int.random(in: 1...6, using: &random) {
+      switch Operation.allCases.randomElement(using: &random) ?? .advance {
+      case .advance:
+        now += ms(Int.random(in: 0...2500, using: &random))
+        clock.advance(to: now)  // NB: deliberately no waiting: the run races the next action
+      case .yield:
+        // Lets the runs make progress in whatever interleaving the scheduler picks; the
+        // assertions hold for all of them, so this adds variety, not flakiness.
+        for _ in 0..<Int.random(in: 1...50, using: &random) { await Task.yield() }
+      case .cancel:
+        model.cancel()
+        running = false
+        #expect(model.status == .idle, "run \(run)")
+        history.removeAll()
+      case .restart:
+        history.removeAll()
+        model.startTimer()
+        running = true
+        lastStart = now
+        #expect(model.status == .counting(remaining: seconds), "run \(run)")
+      }
+    }
+    // End with a cancel or a fresh restart, so the end state is known whatever the races
+    // above left behind.
+    if Bool.random(using: &random) {
+      model.cancel()
+      history.removeAll()
+      running = false
+    } else {
+      history.removeAll()
+      model.startTimer()
+      running = true
+      lastStart = now
+      // A fresh run sleeps on exactly four deadlines: three steps (all ≥ 1 ms) and the first
+      // tick, or the bounded wait when the count is 0.
+      await clock.waitForSleepers(4)
+      #expect(model.status == .counting(remaining: seconds) || model.status == .waiting(for: [.camera]))
+      // Every step and the count end within 5 s; the one-hour wait limit is not reached, so
+      // the order in which simultaneous wake-ups arrive cannot change the outcome.
+      clock.advance(to: lastStart + .seconds(seconds) + .seconds(5))
+      if camera == .never {
+        await clock.waitForSleepers(2)  // the camera and the bounded wait
+        clock.advance(to: lastStart + .seconds(seconds) + .seconds(7200))
+      }
+    }
+    await model.waitForRun()
+    #expect(clock.sleeperCount == 0, "run \(run)")
+    // Since the last cancel or restart, no stale run wrote over the state.
+    #expect(!history.contains(.idle), "run \(run)")
+    switch (running, model.status, camera) {
+    case (false, .idle, _):
+      #expect(model.prep == PreparationProgress(), "run \(run)")
+      #expect(history.isEmpty, "run \(run): state written after cancel: \(history)")
+    case (true, .captured(let photo), .succeed):
+      #expect(photo.settings == Seed.settings, "run \(run)")
+      #expect(photo.filter == .natural, "run \(run)")
+      // The filter failed, or was dropped when the shutter's wake-up was handled first.
+      let filter = photo.report(for: .filter)?.outcome
+      #expect(filter == .failed(reason: "dark") || filter.map { !$0.succeeded } == true)
+      #expect(photo.reports.map(\.step) == PreparationStep.allCases, "run \(run)")
+    case (true, .failed(let failure), .fail):
+      #expect(failure.cause == .stepFailed(.camera), "run \(run)")
+    case (true, .failed(let failure), .never):
+      #expect(failure.cause == .notReadyInTime([.camera]), "run \(run)")
+    default:
+      Issue.record("run \(run): inconsistent end \(model.status) (running: \(running), \(camera))")
+    }
+  }
+}
