@@ -22,6 +22,8 @@ let package = Package(
       name: "PhotoTimerTests",
       dependencies: ["PhotoTimer", "PhotoTimerTesting"]
     ),
+    // Runs the built `phototimer` binary end to end.
+    .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import PhotoTimer
 
 #if canImport(Glibc)
   import Glibc
@@ -9,8 +9,8 @@ import Synchronization
 
 /// Turns terminating signals into a cancellation, instead of killing the process mid-write.
 final class SignalCancellation: Sendable {
-  // NB: Dispatch sources are not Sendable; the mutex owns them.
-  private let sources: Mutex<[any DispatchSourceSignal]>
+  // NB: Dispatch sources are not Sendable; the lock owns them.
+  private let sources: Locked<[any DispatchSourceSignal]>
 
   /// Starts listening; `onSignal` runs on a Dispatch queue for each signal received.
   init(signals: [Int32], onSignal: @escaping @Sendable () -> Void) {
@@ -22,7 +22,7 @@ final class SignalCancellation: Sendable {
       source.resume()
       return source
     }
-    self.sources = Mutex(sources)
+    self.sources = Locked(sources)
   }
 
   /// Stops listening.

@@ -1,12 +1,11 @@
 import PhotoTimer
-import Synchronization
 
 /// Prints one line per change of status and per finished step, flushed at once so a pipe
 /// sees each line as it happens.
 final class StatusPrinter: Sendable {
   // NB: the engine awaits each event before the next, but from different threads; the
-  // mutex makes the reducer's state safe to touch from whichever one delivers.
-  private let state = Mutex(PhotoTimerState())
+  // lock makes the reducer's state safe to touch from whichever one delivers.
+  private let state = Locked(PhotoTimerState())
 
   func show(_ event: PhotoTimerEvent) {
     let lines = state.withLock { state -> [String] in

@@ -1,5 +1,4 @@
 import PhotoTimer
-import Synchronization
 
 /// Collects a run's events and lets a test wait, without sleeping, until some have arrived.
 ///
@@ -19,8 +18,8 @@ public final class EventRecorder: Sendable {
     var waiters: [Waiter] = []
   }
 
-  // NB: all mutable state lives in this mutex; continuations are resumed outside it.
-  private let state = Mutex(State())
+  // NB: all mutable state lives behind this lock; continuations are resumed outside it.
+  private let state = Locked(State())
 
   /// Creates an empty recorder.
   public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import PhotoTimer
 
 /// A clock whose time moves only when a test says so.
 ///
@@ -73,8 +73,8 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  // NB: every mutable field lives in this mutex; continuations are resumed outside it.
-  private let state = Mutex(State())
+  // NB: every mutable field lives behind this lock; continuations are resumed outside it.
+  private let state = Locked(State())
 
   /// Creates a clock at offset zero.
   public init() {}
@@ -99,7 +99,8 @@ public final class TestClock: Clock, Sendable {
       return state.nextID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let outcome: (resume: Result<Void, any Error>?, waiters: [Waiter]) = state.withLock {
           state in
           // NB: checked under the lock that `onCancel` takes, so a cancel either sees this

@@ -68,7 +68,8 @@ struct PhotoTimerEngineTests {
         .stepFinished(
           StepReport(
             step: .filter,
-            outcome: .dropped(reason: "no suggestion before the shutter; the neutral look was used"),
+            outcome: .dropped(
+              reason: "no suggestion before the shutter; the neutral look was used"),
             elapsed: ms(1400))),
       ])
     guard case .captured(let photo) = await harness.run.value else {
@@ -133,11 +134,13 @@ struct PhotoTimerEngineTests {
     await harness.clock.waitForSleepers(4)
     await harness.advance(to: ms(100), newEvents: 2, sleepers: 0)
     let failure = PhotoTimerFailure(
-      cause: .stepFailed(.camera), message: "camera failed: no camera at /dev/video0 — is it plugged in?")
+      cause: .stepFailed(.camera),
+      message: "camera failed: no camera at /dev/video0 — is it plugged in?")
     #expect(await harness.run.value == .failed(failure))
     #expect(
       harness.recorder.events.suffix(2) == [
-        .step(.camera, .failed(reason: "no camera at /dev/video0 — is it plugged in?"), at: ms(100)),
+        .step(
+          .camera, .failed(reason: "no camera at /dev/video0 — is it plugged in?"), at: ms(100)),
         PhotoTimerEvent(offset: ms(100), kind: .failed(failure)),
       ])
     // The failure surfaced at 100 ms, not when the slower steps would have finished.
@@ -155,7 +158,9 @@ struct PhotoTimerEngineTests {
     await harness.clock.waitForSleepers(4)
     let failed = await harness.advance(to: ms(500), newEvents: 1, sleepers: 3)
     #expect(
-      failed == [.step(.location, .failed(reason: "gpsd not running on localhost:2947"), at: ms(500))]
+      failed == [
+        .step(.location, .failed(reason: "gpsd not running on localhost:2947"), at: ms(500))
+      ]
     )
     await harness.advance(to: ms(1000), newEvents: 1, sleepers: 3)
     await harness.advance(to: ms(1400), newEvents: 1, sleepers: 2)

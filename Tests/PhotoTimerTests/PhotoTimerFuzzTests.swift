@@ -12,7 +12,8 @@ import Testing
 @Suite("Seeded fuzz of cancels and restarts", .timeLimit(.minutes(5)))
 struct PhotoTimerFuzzTests {
   /// 10,000 by default; `PHOTOTIMER_FUZZ_RUNS` lowers it for the slower sanitizer build.
-  static let runs = ProcessInfo.processInfo.environment["PHOTOTIMER_FUZZ_RUNS"].flatMap(Int.init)
+  static let runs =
+    ProcessInfo.processInfo.environment["PHOTOTIMER_FUZZ_RUNS"].flatMap(Int.init)
     ?? 10_000
 
   enum Operation: CaseIterable {
@@ -29,11 +30,12 @@ struct PhotoTimerFuzzTests {
 
   private func fuzzOne(run: Int, random: inout SeededGenerator) async throws {
     let seconds = Int.random(in: 0...3, using: &random)
-    let camera: SimulatedStep = [
-      .succeed(after: ms(Int.random(in: 1...3000, using: &random))),
-      .fail(after: ms(Int.random(in: 1...3000, using: &random)), message: "unplugged"),
-      .never,
-    ].randomElement(using: &random) ?? .never
+    let camera: SimulatedStep =
+      [
+        .succeed(after: ms(Int.random(in: 1...3000, using: &random))),
+        .fail(after: ms(Int.random(in: 1...3000, using: &random)), message: "unplugged"),
+        .never,
+      ].randomElement(using: &random) ?? .never
     let clock = TestClock()
     let model = PhotoTimerViewModel(
       countdownSeconds: seconds,
@@ -83,7 +85,8 @@ struct PhotoTimerFuzzTests {
       // A fresh run sleeps on exactly four deadlines: three steps (all ≥ 1 ms) and the first
       // tick, or the bounded wait when the count is 0.
       await clock.waitForSleepers(4)
-      #expect(model.status == .counting(remaining: seconds) || model.status == .waiting(for: [.camera]))
+      #expect(
+        model.status == .counting(remaining: seconds) || model.status == .waiting(for: [.camera]))
       // Every step and the count end within 5 s; the one-hour wait limit is not reached, so
       // the order in which simultaneous wake-ups arrive cannot change the outcome.
       clock.advance(to: lastStart + .seconds(seconds) + .seconds(5))

@@ -1,6 +1,5 @@
 import PhotoTimer
 import PhotoTimerTesting
-import Synchronization
 import Testing
 
 @MainActor
@@ -122,7 +121,8 @@ struct PhotoTimerViewModelTests {
     await harness.model.waitForRun()
     #expect(
       harness.model.status
-        == .failed(PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(message)")))
+        == .failed(
+          PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(message)")))
     #expect(harness.clock.sleeperCount == 0)
   }
 
@@ -249,7 +249,7 @@ final class OpenCameras: Sendable {
     var maximumOpen = 0
     var opened = 0
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func open() throws {
     state.withLock {

@@ -112,7 +112,8 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
           // Unreachable: before the run finishes a tick, a wait limit or a step is pending.
           let failure = PhotoTimerFailure(
             cause: .captureFailed, message: "internal error: the run stalled with nothing to do")
-          await onEvent(PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .failed(failure)))
+          await onEvent(
+            PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .failed(failure)))
           return .failed(failure)
         }
         if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }

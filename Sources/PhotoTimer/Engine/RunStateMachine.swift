@@ -73,7 +73,8 @@ struct RunStateMachine {
   private var suggestion: FilterSuggestion?
 
   init(configuration: PhotoTimerConfiguration, required: Set<PreparationStep>) {
-    countdown = Countdown(ticks: configuration.countdownSeconds, interval: configuration.tickInterval)
+    countdown = Countdown(
+      ticks: configuration.countdownSeconds, interval: configuration.tickInterval)
     waitLimit = configuration.cameraWaitLimit
     self.required = required.union([.camera])
     phase = .counting(remaining: countdown.ticks)
@@ -81,7 +82,9 @@ struct RunStateMachine {
 
   /// The actions at the start of the run (offset zero); all steps are running.
   mutating func start() -> [Action] {
-    var actions: [Action] = [.publish(event(.started(countdownSeconds: countdown.ticks), at: .zero))]
+    var actions: [Action] = [
+      .publish(event(.started(countdownSeconds: countdown.ticks), at: .zero))
+    ]
     if let first = countdown.nextDeadline(after: .zero) {
       actions.append(.schedule(.tick, at: first))
     } else {

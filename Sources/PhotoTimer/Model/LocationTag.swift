@@ -58,6 +58,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     let sign = scaled < 0 ? "-" : ""
     let magnitude = Int(abs(scaled))
     let fraction = String(magnitude % 100_000)
-    return "\(sign)\(magnitude / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)"
+    return
+      "\(sign)\(magnitude / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)"
   }
 }

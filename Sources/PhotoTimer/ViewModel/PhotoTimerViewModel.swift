@@ -43,9 +43,10 @@ public final class PhotoTimerViewModel {
   @ObservationIgnored package var didWriteState: ((PhotoTimerStatus, PreparationProgress) -> Void)?
   @ObservationIgnored private var subscribers: [AsyncStream<PhotoTimerEvent>.Continuation] = []
 
-  private typealias Run = @Sendable (
-    _ onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
-  ) async -> PhotoTimerResult
+  private typealias Run =
+    @Sendable (
+      _ onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
+    ) async -> PhotoTimerResult
 
   /// Creates a view model.
   ///

@@ -1,0 +1,34 @@
+import PhotoTimer
+import Testing
+
+@Suite("PhotoTimerState")
+struct PhotoTimerStateTests {
+  @Test("Events reduce to the statuses and flags the user sees")
+  func reduces() {
+    var state = PhotoTimerState()
+    state.apply(PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 3)))
+    #expect(state.status == .counting(remaining: 3))
+    state.apply(
+      .step(.camera, .succeeded(.camera(Seed.settings)), at: ms(1400)))
+    #expect(state.prep == PreparationProgress(cameraReady: true))
+    state.apply(.step(.location, .failed(reason: "no gpsd"), at: ms(1500)))
+    #expect(state.prep == PreparationProgress(cameraReady: true))
+    state.apply(PhotoTimerEvent(offset: ms(2000), kind: .waiting(for: [.camera])))
+    #expect(state.status == .waiting(for: [.camera]))
+    state.apply(PhotoTimerEvent(offset: ms(2000), kind: .shutter))
+    #expect(state.status == .capturing)
+    state.apply(PhotoTimerEvent(offset: ms(2000), kind: .cancelled))
+    #expect(state == PhotoTimerState())
+  }
+
+  @Test("Descriptions are plain lines a person reads")
+  func descriptions() {
+    #expect(Seed.settings.description == "f/2.8 · 1/60s · ISO 400")
+    #expect(PhotoTimerStatus.waiting(for: [.camera]).description == "waiting for camera")
+    #expect(
+      PhotoTimerEvent(offset: ms(1400), kind: .tick(remaining: 3)).description == "+1.400s 3")
+    #expect(Seed.location.description == "Golden Gate Park (37.76940, -122.48620)")
+    #expect(
+      Coordinate(latitude: -33.8568, longitude: 151.2153).description == "-33.85680, 151.21530")
+  }
+}
