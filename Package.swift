@@ -17,7 +17,10 @@ let package = Package(
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
     // Arguments, terminal output and exit codes only.
     .executableTarget(name: "PhotoTimerCLI", dependencies: ["PhotoTimer"]),
-    .executableTarget(name: "PhotoTimerBenchmarks", dependencies: ["PhotoTimer"]),
+    .executableTarget(
+      name: "PhotoTimerBenchmarks", dependencies: ["PhotoTimer", "CMallocControl"]),
+    // glibc allocator controls for the benchmark's memory figure only.
+    .target(name: "CMallocControl"),
     .testTarget(
       name: "PhotoTimerTests",
       dependencies: ["PhotoTimer", "PhotoTimerTesting"]
