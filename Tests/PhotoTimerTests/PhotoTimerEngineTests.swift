@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import PhotoTimerTesting
 import Testing
@@ -253,6 +254,32 @@ struct PhotoTimerEngineTests {
       cause: .captureFailed, message: "capture failed: disk full writing /tmp/x.jpg")
     #expect(await harness.run.value == .failed(failure))
     #expect(harness.recorder.kinds.suffix(2) == [.shutter, .failed(failure)])
+  }
+
+  @Test("A capture that completes despite a cancel is reported: the photo exists")
+  func captureCompletesDespiteCancel() async throws {
+    let file = URL(fileURLWithPath: "/tmp/IMG_20261130_120000.jpg")
+    let harness = EngineHarness(seconds: 1) { clock in
+      var services = PhotoTimerServices.simulated(
+        clock: clock, camera: .succeed(after: ms(10)), location: .never, filter: .never)
+      services.camera.capture = { _ in
+        // A camera that cannot stop mid-write finishes the file, then returns.
+        try? await clock.sleep(for: ms(300))
+        return file
+      }
+      return services
+    }
+    await harness.recorder.waitForEvents(1)
+    await harness.clock.waitForSleepers(4)
+    await harness.advance(to: ms(10), newEvents: 1, sleepers: 3)
+    await harness.advance(to: ms(1000), newEvents: 3, sleepers: 1)  // 2 dropped, shutter
+    harness.run.cancel()
+    guard case .captured(let photo) = await harness.run.value else {
+      Issue.record("expected the finished photo, got \(harness.recorder.kinds)")
+      return
+    }
+    #expect(photo.file == file)
+    #expect(harness.clock.sleeperCount == 0)
   }
 
   @Test("events() publishes the run and cancels it when the consumer stops")

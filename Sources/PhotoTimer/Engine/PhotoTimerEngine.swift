@@ -78,7 +78,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
       var pending = machine.start()
       while true {
         while !pending.isEmpty {
-          if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
+          if Task.isCancelled, !machine.isFinished {
+            return await cancelled(&group, start: start, onEvent: onEvent)
+          }
           switch pending.removeFirst() {
           case .publish(let event):
             await onEvent(event)
@@ -101,7 +103,11 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             } catch {
               result = .failure(.init(message: Self.message(for: error)))
             }
-            if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
+            // NB: a capture that finished is reported even if a cancel arrived meanwhile: the
+            // photo exists. Only a capture that stopped because of the cancel is cancelled.
+            if case .failure = result, Task.isCancelled {
+              return await cancelled(&group, start: start, onEvent: onEvent)
+            }
             pending += machine.handle(.captureEnded(result), at: start.duration(to: clock.now))
           case .finish(let result):
             group.cancelAll()

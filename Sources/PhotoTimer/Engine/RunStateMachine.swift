@@ -80,6 +80,9 @@ struct RunStateMachine {
     phase = .counting(remaining: countdown.ticks)
   }
 
+  /// Whether the run has reached its end (captured or failed): what is left is to report it.
+  var isFinished: Bool { phase == .finished }
+
   /// The actions at the start of the run (offset zero); all steps are running.
   mutating func start() -> [Action] {
     var actions: [Action] = [
