@@ -17,6 +17,10 @@ struct Benchmarks {
       await startCancelCycles()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--geocoder" {
+      geocoder()
+      return
+    }
     print("phototimer \(PhotoTimerVersion.current) benchmarks (release build, ContinuousClock)")
     print("medians over repeated runs; ratio = baseline ÷ ours (higher is better for us)\n")
     row("figure", ours: "ours", baseline: "seed design", ratio: "ratio", target: "target")
@@ -26,6 +30,7 @@ struct Benchmarks {
     await seedScenario()
     await restartRace()
     runMemoryFigureInChild()
+    geocoder()
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.
