@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "PhotoTimer", targets: ["PhotoTimer"]),
     .library(name: "PhotoTimerTesting", targets: ["PhotoTimerTesting"]),
     .library(name: "PhotoTimerLocation", targets: ["PhotoTimerLocation"]),
+    .library(name: "PhotoTimerGPSD", targets: ["PhotoTimerGPSD"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
   ],
@@ -18,13 +19,15 @@ let package = Package(
     .target(
       name: "PhotoTimerLocation", dependencies: ["PhotoTimer"],
       resources: [.copy("Resources/cities15000.tsv"), .copy("Resources/countries.tsv")]),
+    // gpsd's JSON protocol over a POSIX socket, and the location step built on it (Linux).
+    .target(name: "PhotoTimerGPSD", dependencies: ["PhotoTimer", "PhotoTimerLocation"]),
     // The test clock and test doubles, for this package's tests and for apps' own.
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
     // Arguments, terminal output and exit codes only.
     .executableTarget(name: "PhotoTimerCLI", dependencies: ["PhotoTimer"]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
-      dependencies: ["PhotoTimer", "PhotoTimerLocation", "CMallocControl"]),
+      dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "CMallocControl"]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
     .testTarget(
@@ -36,6 +39,10 @@ let package = Package(
       // NB: the brute-force reference scans 34,000 places for each of 10,000 points; unoptimised
       // that takes a minute of `make test`.
       swiftSettings: [.unsafeFlags(["-O"])]),
+    // Against real gpsd, started by the tests through gpsfake (package gpsd-clients).
+    .testTarget(
+      name: "PhotoTimerGPSDTests", dependencies: ["PhotoTimerGPSD", "PhotoTimerLocation"],
+      resources: [.copy("Fixtures")]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],

@@ -19,6 +19,7 @@ struct Benchmarks {
     }
     if CommandLine.arguments.dropFirst().first == "--geocoder" {
       geocoder()
+      await firstFix()
       return
     }
     print("phototimer \(PhotoTimerVersion.current) benchmarks (release build, ContinuousClock)")
@@ -31,6 +32,7 @@ struct Benchmarks {
     await restartRace()
     runMemoryFigureInChild()
     geocoder()
+    await firstFix()
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.

@@ -1,0 +1,151 @@
+import PhotoTimer
+import PhotoTimerLocation
+
+/// The location step built on gpsd: the first good fix, turned into a place name offline.
+///
+/// The last accepted fix is kept with the instant it was received, so a new run within
+/// ``FixPolicy/maximumAge`` of it is tagged at once; a receiver's warm fix takes ~30 s and a
+/// 5 s countdown should not pay that again.
+///
+/// ```swift
+/// let source = GPSDLocationSource(endpoint: .standard, clock: ContinuousClock())
+/// let services = PhotoTimerServices(camera: camera, location: source.preparation(),
+///                                   filter: filter)
+/// ```
+public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Duration {
+  /// Where gpsd listens.
+  public let endpoint: GPSDEndpoint
+  /// Which reports are good enough.
+  public let policy: FixPolicy
+  private let clock: C
+  private let geocoder: @Sendable () -> ReverseGeocoder?
+  // NB: the last accepted fix and when it arrived, shared by the runs of this source.
+  private let lastFix = Locked<(fix: GPSFix, received: C.Instant)?>(nil)
+
+  /// Creates a source.
+  ///
+  /// - Parameters:
+  ///   - endpoint: Where gpsd listens.
+  ///   - policy: Which reports are good enough.
+  ///   - clock: The clock fix ages are measured on.
+  ///   - geocoder: Names a fix; by default the bundled GeoNames places, loaded on first use.
+  public init(
+    endpoint: GPSDEndpoint = .standard, policy: FixPolicy = FixPolicy(), clock: C,
+    geocoder: @escaping @Sendable () -> ReverseGeocoder? = { BundledGeocoder.shared }
+  ) {
+    self.endpoint = endpoint
+    self.policy = policy
+    self.clock = clock
+    self.geocoder = geocoder
+  }
+
+  /// The engine's optional location step.
+  public func preparation() -> Preparation<LocationTag> {
+    Preparation(isRequired: false) { try await self.locate() }
+  }
+
+  /// Waits for a good fix and names it.
+  ///
+  /// - Parameter limit: How long to wait for a good fix before giving up with the reason;
+  ///   `nil` waits until cancelled (the engine cancels the step at the shutter).
+  /// - Returns: The place, with the fix's coordinate.
+  /// - Throws: ``GPSDError`` when gpsd is unreachable, ``LocationUnavailable`` when no good
+  ///   fix came (within `limit`, or before gpsd closed the connection), `CancellationError`
+  ///   when cancelled.
+  public func locate(within limit: Duration? = nil) async throws -> LocationTag {
+    if let cached = lastFix.withLock({ $0 }),
+      cached.received.duration(to: clock.now) <= policy.maximumAge
+    {
+      return tag(for: cached.fix)
+    }
+    let connection = GPSDConnection(endpoint: endpoint)
+    let reason = Locked("no report from gpsd yet")
+    let result: Result<LocationTag, any Error>
+    do {
+      result = .success(
+        try await withThrowingTaskGroup(of: LocationTag?.self) { group in
+          group.addTask { try await self.firstGoodFix(from: connection.messages, reason: reason) }
+          if let limit {
+            group.addTask {
+              try await self.clock.sleep(for: limit)
+              return nil
+            }
+          }
+          defer { group.cancelAll() }
+          guard let tag = try await group.next() ?? nil else {
+            throw LocationUnavailable(reason: reason.withLock { $0 })
+          }
+          return tag
+        })
+    } catch {
+      result = .failure(error)
+    }
+    // NB: returns only once the socket is closed, whether it found a fix, failed or was
+    // cancelled: nothing of this step outlives it.
+    await connection.close()
+    return try result.get()
+  }
+
+  private func firstGoodFix(
+    from messages: AsyncThrowingStream<GPSDMessage, any Error>, reason: Locked<String>
+  ) async throws -> LocationTag {
+    do {
+      for try await message in messages {
+        if case .position(let report) = message {
+          switch policy.assess(report, receivedAgo: .zero) {
+          case .accepted(let fix, _):
+            lastFix.withLock { $0 = (fix, clock.now) }
+            return tag(for: fix)
+          case .rejected(let why):
+            reason.withLock { $0 = why }
+          }
+        } else if let why = Self.reason(for: message, endpoint: endpoint) {
+          reason.withLock { $0 = why }
+        }
+      }
+    } catch GPSDError.closed(let endpoint) {
+      let why = reason.withLock { $0 }
+      throw LocationUnavailable(reason: "\(why); then gpsd at \(endpoint) closed the connection")
+    }
+    try Task.checkCancellation()
+    throw LocationUnavailable(reason: reason.withLock { $0 })
+  }
+
+  /// What a message other than a position says about the wait for a fix, if anything.
+  private static func reason(for message: GPSDMessage, endpoint: GPSDEndpoint) -> String? {
+    switch message {
+    case .sky(let used) where used == 0: "no fix yet: the receiver has no satellites"
+    case .devices(0): "gpsd at \(endpoint) has no receiver attached"
+    case .error(let text): "gpsd: \(text)"
+    default: nil
+    }
+  }
+
+  /// The tag for a fix: the geocoder's label, or the coordinate itself when there is none.
+  private func tag(for fix: GPSFix) -> LocationTag {
+    guard let place = geocoder()?.describe(fix.coordinate) else {
+      return LocationTag(name: fix.coordinate.description, coordinate: fix.coordinate)
+    }
+    let name =
+      place.distance > 25_000
+      ? "\(Int((place.distance / 1000).rounded())) km from \(place.label)" : place.label
+    return LocationTag(name: name, coordinate: fix.coordinate)
+  }
+}
+
+/// The location step ended without a usable fix; the reason says why.
+public struct LocationUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Why, for example `"no fix yet: the receiver has no satellites"`.
+  public var reason: String
+  /// The reason.
+  public var description: String { reason }
+}
+
+/// The bundled geocoder, loaded once on first use (about 50 ms), never when location is off.
+public enum BundledGeocoder {
+  /// The geocoder, or `nil` if the bundled data is missing or damaged.
+  public static var shared: ReverseGeocoder? { try? loaded.get() }
+
+  // NB: immutable once initialised; Swift runs the initialiser once, thread-safely.
+  private static let loaded = Result { () throws(GazetteerError) in try ReverseGeocoder.bundled() }
+}

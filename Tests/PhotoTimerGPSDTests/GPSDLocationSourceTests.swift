@@ -1,0 +1,149 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerGPSD
+import PhotoTimerLocation
+import Testing
+
+/// Against real gpsd fed by gpsfake. Serialized: each test starts its own gpsd, and the
+/// descriptor counts must not see another test's sockets.
+@Suite("gpsd location (real gpsd via gpsfake)", .serialized, .timeLimit(.minutes(2)))
+struct GPSDLocationSourceTests {
+  private func source(_ port: UInt16) -> GPSDLocationSource<ContinuousClock> {
+    GPSDLocationSource(
+      endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), clock: ContinuousClock())
+  }
+
+  @Test(
+    "A fix is named offline, in all the sample logs",
+    arguments: [
+      ("golden-gate-park", 37.7694, -122.4862, "Parkside, San Francisco, United States"),
+      ("paris", 48.8584, 2.2945, "Paris 16 Passy, Paris, France"),
+      ("sydney", -33.8568, 151.2153, "Sydney Central Business District, Sydney, Australia"),
+    ])
+  func namesTheFix(log: String, latitude: Double, longitude: Double, label: String) async throws {
+    let gpsd = try GPSFake(log: log)
+    defer { gpsd.stop() }
+    let tag = try await source(gpsd.port).locate()
+    #expect(tag.name == label)
+    let coordinate = try #require(tag.coordinate)
+    #expect(abs(coordinate.latitude - latitude) < 1e-6)
+    #expect(abs(coordinate.longitude - longitude) < 1e-6)
+    // The first good fix may be 2-D (no altitude); a 3-D one carries the log's 50 m.
+    #expect(coordinate.altitude == nil || coordinate.altitude == 50)
+  }
+
+  @Test("A receiver with no fix: unavailable, with the reason")
+  func noFix() async throws {
+    let gpsd = try GPSFake(log: "no-fix")
+    defer { gpsd.stop() }
+    let error = await #expect(throws: LocationUnavailable.self) {
+      try await source(gpsd.port).locate(within: .seconds(2))
+    }
+    #expect(error?.reason.hasPrefix("no fix yet") == true, "\(String(describing: error))")
+  }
+
+  @Test("Garbage from the receiver: no crash; the one valid sentence among it still counts")
+  func garbage() async throws {
+    let gpsd = try GPSFake(log: "garbage")
+    defer { gpsd.stop() }
+    // garbage.nmea holds bad checksums, broken and binary lines, an over-long line, and one
+    // valid RMC sentence at Golden Gate Park: gpsd skips the rest and reports that fix.
+    do {
+      let tag = try await source(gpsd.port).locate(within: .seconds(5))
+      let coordinate = try #require(tag.coordinate)
+      #expect(abs(coordinate.latitude - 37.7694) < 1e-3)
+      #expect(abs(coordinate.longitude + 122.4862) < 1e-3)
+    } catch let error as LocationUnavailable {
+      #expect(!error.reason.isEmpty)
+    }
+  }
+
+  @Test("gpsd not running: the message names the address and what to do")
+  func notRunning() async throws {
+    let port = try freePort()
+    let before = openSocketsAndPipes()
+    let error = await #expect(throws: GPSDError.self) { try await source(port).locate() }
+    #expect(error == .notRunning(GPSDEndpoint(host: "127.0.0.1", port: port)))
+    #expect(error?.description.hasPrefix("gpsd not running on 127.0.0.1:\(port)") == true)
+    #expect(openSocketsAndPipes().subtracting(before).isEmpty)
+  }
+
+  @Test("gpsd killed mid-run: the step ends with an error at once, no descriptor leaked")
+  func killedMidRun() async throws {
+    let gpsd = try GPSFake(log: "no-fix", cycle: 2)  // 20 s of "no fix"
+    let before = openSocketsAndPipes()
+    let location = source(gpsd.port)
+    let locating = Task { try await location.locate() }
+    // NB: a real pause so the step is mid-read when gpsd dies; if it were still connecting,
+    // the outcome (an error, nothing leaked) would be the same.
+    try await Task.sleep(for: .milliseconds(500))
+    gpsd.stop()
+    let result = await locating.result
+    guard case .failure(let error) = result else {
+      Issue.record("expected an error, got \(result)")
+      return
+    }
+    #expect(error is LocationUnavailable || error is GPSDError, "\(error)")
+    #expect(openSocketsAndPipes().subtracting(before).isEmpty)
+  }
+
+  @Test("Cancelling closes the connection at once")
+  func cancellation() async throws {
+    let gpsd = try GPSFake(log: "no-fix", cycle: 2)
+    defer { gpsd.stop() }
+    let before = openSocketsAndPipes()
+    let location = source(gpsd.port)
+    let locating = Task { try await location.locate() }
+    try await Task.sleep(for: .milliseconds(500))
+    let start = ContinuousClock.now
+    locating.cancel()
+    let result = await locating.result
+    let elapsed = start.duration(to: .now)
+    guard case .failure(let error) = result else {
+      Issue.record("expected cancellation, got \(result)")
+      return
+    }
+    #expect(error is CancellationError, "\(error)")
+    #expect(elapsed < .milliseconds(500))
+    // The reading thread closes the socket as it ends; it has ended when the stream finished.
+    #expect(openSocketsAndPipes().subtracting(before).isEmpty)
+  }
+
+  @Test("A line longer than 10 KiB ends the connection with a clear error, not unbounded memory")
+  func lineTooLong() async throws {
+    let version = Array(#"{"class":"VERSION","release":"3.22"}"#.utf8) + [10]
+    let server = try LineServer(
+      sending: version + Array(repeating: UInt8(ascii: "x"), count: 11_000))
+    defer { server.stop() }
+    let endpoint = GPSDEndpoint(host: "127.0.0.1", port: server.port)
+    let connection = GPSDConnection(endpoint: endpoint)
+    var received: [GPSDMessage] = []
+    var failure: (any Error)?
+    do {
+      for try await message in connection.messages { received.append(message) }
+    } catch {
+      failure = error
+    }
+    let error = failure as? GPSDError
+    await connection.close()
+    #expect(received == [.version(release: "3.22")])
+    #expect(error == .lineTooLong(endpoint, limit: GPSDConnection.lineLimit))
+  }
+
+  @Test(
+    "Endpoints parse as people write them",
+    arguments: [
+      ("127.0.0.1:2947", GPSDEndpoint(host: "127.0.0.1", port: 2947)),
+      ("localhost", GPSDEndpoint(host: "localhost", port: 2947)),
+      ("[::1]:3000", GPSDEndpoint(host: "::1", port: 3000)),
+      ("gps.local:29470", GPSDEndpoint(host: "gps.local", port: 29470)),
+    ])
+  func endpoints(text: String, expected: GPSDEndpoint) {
+    #expect(GPSDEndpoint(text) == expected)
+  }
+
+  @Test("Bad endpoints are refused", arguments: ["", ":2947", "host:0", "host:99999", "host:abc"])
+  func badEndpoints(text: String) {
+    #expect(GPSDEndpoint(text) == nil)
+  }
+}
