@@ -32,7 +32,7 @@ lint:
 
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(SWIFT) test --sanitize=thread \
-	  --scratch-path $(TSAN_PATH) --filter PhotoTimerTests
+	  --scratch-path $(TSAN_PATH) --filter 'PhotoTimerTests|PhotoTimerGPSDTests'
 
 docs:
 	scripts/build-docs.sh
