@@ -37,9 +37,21 @@ struct PhotoTimerCommand {
       configuration: PhotoTimerConfiguration(countdownSeconds: seconds),
       services: .simulated(), clock: ContinuousClock())
     let printer = StatusPrinter()
-    let run = Task { await engine.run { printer.show($0) } }
-    let signals = SignalCancellation(signals: [SIGINT, SIGTERM]) { run.cancel() }
+    // NB: signals are handled before the run starts, so a Ctrl-C at any instant cancels it;
+    // one that arrives before the task exists is remembered and applied at once.
+    let pending = Locked<(cancelled: Bool, run: Task<PhotoTimerResult, Never>?)>((false, nil))
+    let signals = SignalCancellation(signals: [SIGINT, SIGTERM]) {
+      pending.withLock { state in
+        state.cancelled = true
+        state.run?.cancel()
+      }
+    }
     defer { signals.stop() }
+    let run = Task { await engine.run { printer.show($0) } }
+    pending.withLock { state in
+      state.run = run
+      if state.cancelled { run.cancel() }
+    }
     return await run.value
   }
 
