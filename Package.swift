@@ -35,7 +35,7 @@ let package = Package(
       dependencies: ["PhotoTimer", "PhotoTimerTesting"]
     ),
     .testTarget(
-      name: "PhotoTimerLocationTests", dependencies: ["PhotoTimerLocation"],
+      name: "PhotoTimerLocationTests", dependencies: ["PhotoTimerLocation", "PhotoTimerTesting"],
       // NB: the brute-force reference scans 34,000 places for each of 10,000 points; unoptimised
       // that takes a minute of `make test`.
       swiftSettings: [.unsafeFlags(["-O"])]),

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerTesting
 import Testing
 
 @testable import PhotoTimerLocation
@@ -59,7 +60,7 @@ struct ReverseGeocoderTests {
   @Test("10,000 seeded random points agree exactly with a brute-force great-circle scan")
   func agreesWithBruteForce() throws {
     let geocoder = try geocoder()
-    var random = SplitMix(seed: 0x6E0_C0DE)
+    var random = SeededRandomNumberGenerator(seed: 0x6E0_C0DE)
     var disagreements: [String] = []
     for _ in 0..<10_000 {
       // Uniform on the sphere: z uniform in [-1, 1], longitude uniform.
@@ -172,18 +173,5 @@ final class BruteForce: Sendable {
       }
     }
     return places[best]
-  }
-}
-
-/// A small, seeded, reproducible random number generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

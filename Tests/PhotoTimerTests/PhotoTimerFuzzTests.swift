@@ -22,13 +22,13 @@ struct PhotoTimerFuzzTests {
 
   @Test("Random cancels and restarts at random instants always end consistent")
   func fuzz() async throws {
-    var random = SeededGenerator(seed: 0xF0CC_A017)
+    var random = SeededRandomNumberGenerator(seed: 0xF0CC_A017)
     for run in 0..<Self.runs {
       try await fuzzOne(run: run, random: &random)
     }
   }
 
-  private func fuzzOne(run: Int, random: inout SeededGenerator) async throws {
+  private func fuzzOne(run: Int, random: inout SeededRandomNumberGenerator) async throws {
     let seconds = Int.random(in: 0...3, using: &random)
     let camera: SimulatedStep =
       [

@@ -155,7 +155,7 @@ struct PhotoTimerViewModelTests {
   func restartRace() async throws {
     let harness = ModelHarness()
     let model = harness.model
-    var random = SeededGenerator(seed: 0x5EED)
+    var random = SeededRandomNumberGenerator(seed: 0x5EED)
     await harness.start()
     let first = harness.history.count
     var now = Duration.zero

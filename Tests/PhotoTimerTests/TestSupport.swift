@@ -102,16 +102,3 @@ let seedSchedule: [(offset: Duration, events: Int, sleepers: Int)] = [
   (ms(1000), 1, 4), (ms(1400), 1, 3), (ms(2000), 1, 3), (ms(2800), 1, 2),
   (ms(3000), 1, 2), (ms(4000), 1, 2), (ms(4200), 1, 1), (ms(5000), 2, 0),
 ]
-
-/// A small, seeded, reproducible random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

@@ -52,10 +52,11 @@ public struct FixPolicy: Hashable, Sendable {
   /// - Parameters:
   ///   - report: The report.
   ///   - receivedAgo: How long ago it was received.
-  ///   - now: The system clock's time, only to note a disagreement with the GPS time.
+  ///   - now: The system clock's time, only to note a disagreement with the GPS time; `nil`
+  ///     skips that check.
   /// - Returns: Accepted with the fix, or rejected with the reason.
   public func assess(
-    _ report: PositionReport, receivedAgo: Duration, now: Date = Date()
+    _ report: PositionReport, receivedAgo: Duration, now: Date? = nil
   )
     -> Assessment
   {
@@ -73,7 +74,7 @@ public struct FixPolicy: Hashable, Sendable {
     }
     let altitude = report.mode >= 3 ? report.altitude.flatMap { $0.isFinite ? $0 : nil } : nil
     var note: String?
-    if let time = report.time, abs(time.timeIntervalSince(now)) > 60 {
+    if let time = report.time, let now, abs(time.timeIntervalSince(now)) > 60 {
       note = "GPS time \(time) differs from the system clock by more than a minute"
     }
     return .accepted(
