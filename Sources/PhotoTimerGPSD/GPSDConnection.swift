@@ -211,7 +211,7 @@ private struct Session {
       try syscall("fcntl") { fcntl(socket, F_SETFL, flags | O_NONBLOCK) }
       if Glibc.connect(socket, address.ai_addr, address.ai_addrlen) == -1 {
         guard errno == EINPROGRESS || errno == EINTR else { throw connectError(errno) }
-        let milliseconds = Int32(clamping: timeout.wholeMilliseconds)
+        let milliseconds = Int32(clamping: max(0, timeout.wholeNanoseconds / 1_000_000))
         guard try waitWritable(socket, timeoutMilliseconds: milliseconds) else {
           throw wake.isSignalled ? GPSDError.closed(endpoint) : .connectTimedOut(endpoint)
         }
@@ -256,13 +256,5 @@ private struct Session {
     let ready = try syscall("poll") { poll(&fds, 2, timeoutMilliseconds) }
     if ready == 0 || fds[1].revents != 0 { return false }
     return true
-  }
-}
-
-extension Duration {
-  /// The duration in whole milliseconds, at least 0.
-  var wholeMilliseconds: Int64 {
-    let (seconds, attoseconds) = components
-    return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
   }
 }

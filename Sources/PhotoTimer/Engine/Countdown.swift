@@ -64,7 +64,7 @@ public struct Countdown: Hashable, Sendable {
 
 extension Duration {
   /// The duration in whole nanoseconds, rounded down, saturating at `Int64.max`.
-  var wholeNanoseconds: Int64 {
+  package var wholeNanoseconds: Int64 {
     let (seconds, attoseconds) = components
     let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     guard !overflow else { return seconds < 0 ? .min : .max }

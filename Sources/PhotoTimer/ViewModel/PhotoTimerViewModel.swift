@@ -35,7 +35,7 @@ public final class PhotoTimerViewModel {
   public var countdownSeconds: Int
 
   @ObservationIgnored private let makeRun: @Sendable (PhotoTimerConfiguration) -> Run
-  @ObservationIgnored private let template: PhotoTimerConfiguration
+  @ObservationIgnored private let cameraWaitLimit: Duration
   @ObservationIgnored private var runTask: Task<Void, Never>?
   @ObservationIgnored private var generation: UInt64 = 0
   /// Called after every write of ``status`` or ``prep``, with both; tests use it to see
@@ -66,8 +66,7 @@ public final class PhotoTimerViewModel {
     cameraWaitLimit: Duration = .seconds(10)
   ) where C.Duration == Duration {
     self.countdownSeconds = max(0, countdownSeconds)
-    template = PhotoTimerConfiguration(
-      countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit)
+    self.cameraWaitLimit = cameraWaitLimit
     makeRun = { configuration in
       let engine = PhotoTimerEngine(configuration: configuration, services: services, clock: clock)
       return { onEvent in await engine.run(onEvent: onEvent) }
@@ -90,8 +89,8 @@ public final class PhotoTimerViewModel {
     previous?.cancel()
     generation &+= 1
     let current = generation
-    var configuration = template
-    configuration.countdownSeconds = max(0, countdownSeconds)
+    let configuration = PhotoTimerConfiguration(
+      countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit)
     status = .counting(remaining: configuration.countdownSeconds)
     prep = PreparationProgress()
     let run = makeRun(configuration)
