@@ -24,7 +24,8 @@ let package = Package(
     // The test clock and test doubles, for this package's tests and for apps' own.
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
     // Arguments, terminal output and exit codes only.
-    .executableTarget(name: "PhotoTimerCLI", dependencies: ["PhotoTimer"]),
+    .executableTarget(
+      name: "PhotoTimerCLI", dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD"]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "CMallocControl"]),

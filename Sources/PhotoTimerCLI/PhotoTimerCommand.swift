@@ -1,5 +1,7 @@
 import Dispatch
 import PhotoTimer
+import PhotoTimerGPSD
+import PhotoTimerLocation
 
 #if canImport(Glibc)
   import Glibc
@@ -25,17 +27,26 @@ struct PhotoTimerCommand {
     case .version:
       print("phototimer \(PhotoTimerVersion.current)")
       exit(ExitCode.success.rawValue)
-    case .run(let seconds):
-      let result = await runSimulation(seconds: seconds)
+    case .run(let run):
+      let result = await runSimulation(run)
       exit(ExitCode(result).rawValue)
     }
   }
 
   /// Runs the built-in simulation, printing each status change; SIGINT and SIGTERM cancel.
-  static func runSimulation(seconds: Int) async -> PhotoTimerResult {
+  static func runSimulation(_ options: CommandOptions.RunOptions) async -> PhotoTimerResult {
+    var services = PhotoTimerServices.simulated()
+    switch options.location {
+    case .simulated: break
+    case .gpsd(let endpoint):
+      services.location = GPSDLocationSource(endpoint: endpoint, clock: ContinuousClock())
+        .preparation()
+    case .manual(let location): services.location = location.preparation()
+    case .off: services.location = .disabled(reason: "location off (--no-location)")
+    }
     let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: seconds),
-      services: .simulated(), clock: ContinuousClock())
+      configuration: PhotoTimerConfiguration(countdownSeconds: options.seconds),
+      services: services, clock: ContinuousClock())
     let printer = StatusPrinter()
     // NB: signals are handled before the run starts, so a Ctrl-C at any instant cancels it;
     // one that arrives before the task exists is remembered and applied at once.

@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import PhotoTimerLocation
 
@@ -19,8 +20,12 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   public let policy: FixPolicy
   private let clock: C
   private let geocoder: @Sendable () -> ReverseGeocoder?
+  private let systemTime: @Sendable () -> Date
   // NB: the last accepted fix and when it arrived, shared by the runs of this source.
   private let lastFix = Locked<(fix: GPSFix, received: C.Instant)?>(nil)
+  // NB: what the latest run is waiting for; runs of one source do not overlap in practice, and
+  // if they do the newest wins, which is the one the user sees.
+  private let waitingFor = Locked<String?>(nil)
 
   /// Creates a source.
   ///
@@ -29,19 +34,33 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   ///   - policy: Which reports are good enough.
   ///   - clock: The clock fix ages are measured on.
   ///   - geocoder: Names a fix; by default the bundled GeoNames places, loaded on first use.
+  ///   - systemTime: The system clock, read only to note a GPS time that disagrees with it.
   public init(
     endpoint: GPSDEndpoint = .standard, policy: FixPolicy = FixPolicy(), clock: C,
-    geocoder: @escaping @Sendable () -> ReverseGeocoder? = { BundledGeocoder.shared }
+    geocoder: @escaping @Sendable () -> ReverseGeocoder? = { BundledGeocoder.shared },
+    systemTime: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.endpoint = endpoint
     self.policy = policy
     self.clock = clock
     self.geocoder = geocoder
+    self.systemTime = systemTime
   }
 
-  /// The engine's optional location step.
+  /// The engine's optional location step. Its ``Preparation/status`` says what it is waiting
+  /// for ("no fix yet: the receiver has no satellites; last fix 41 s old"), which is also
+  /// the reason the photo goes without a location when the shutter comes first.
   public func preparation() -> Preparation<LocationTag> {
-    Preparation(isRequired: false) { try await self.locate() }
+    Preparation(isRequired: false, status: { self.status }) { try await self.locate() }
+  }
+
+  /// What the current attempt is waiting for, in words; `nil` before the first attempt and
+  /// after a fix.
+  public var status: String? {
+    guard let waiting = waitingFor.withLock({ $0 }) else { return nil }
+    guard let stale = lastFix.withLock({ $0 }) else { return waiting }
+    let age = stale.received.duration(to: clock.now)
+    return "\(waiting); last fix \(age.formattedSeconds(fractionDigits: 0)) s old"
   }
 
   /// Waits for a good fix and names it.
@@ -59,7 +78,8 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
       return tag(for: cached.fix)
     }
     let connection = GPSDConnection(endpoint: endpoint)
-    let reason = Locked("no report from gpsd yet")
+    let reason = Locked("no fix yet: no report from gpsd at \(endpoint)")
+    waitingFor.withLock { $0 = reason.withLock { $0 } }
     let result: Result<LocationTag, any Error>
     do {
       result = .success(
@@ -73,7 +93,7 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
           }
           defer { group.cancelAll() }
           guard let tag = try await group.next() ?? nil else {
-            throw LocationUnavailable(reason: reason.withLock { $0 })
+            throw LocationUnavailable(reason: self.status ?? reason.withLock { $0 })
           }
           return tag
         })
@@ -92,15 +112,16 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
     do {
       for try await message in messages {
         if case .position(let report) = message {
-          switch policy.assess(report, receivedAgo: .zero) {
-          case .accepted(let fix, _):
+          switch policy.assess(report, receivedAgo: .zero, now: systemTime()) {
+          case .accepted(let fix, let note):
             lastFix.withLock { $0 = (fix, clock.now) }
-            return tag(for: fix)
+            waitingFor.withLock { $0 = nil }
+            return tag(for: fix, note: note)
           case .rejected(let why):
-            reason.withLock { $0 = why }
+            update(reason, to: why)
           }
         } else if let why = Self.reason(for: message, endpoint: endpoint) {
-          reason.withLock { $0 = why }
+          update(reason, to: why)
         }
       }
     } catch GPSDError.closed(let endpoint) {
@@ -112,6 +133,11 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   }
 
   /// What a message other than a position says about the wait for a fix, if anything.
+  private func update(_ reason: Locked<String>, to why: String) {
+    reason.withLock { $0 = why }
+    waitingFor.withLock { $0 = why }
+  }
+
   private static func reason(for message: GPSDMessage, endpoint: GPSDEndpoint) -> String? {
     switch message {
     case .sky(let used) where used == 0: "no fix yet: the receiver has no satellites"
@@ -122,14 +148,11 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   }
 
   /// The tag for a fix: the geocoder's label, or the coordinate itself when there is none.
-  private func tag(for fix: GPSFix) -> LocationTag {
-    guard let place = geocoder()?.describe(fix.coordinate) else {
-      return LocationTag(name: fix.coordinate.description, coordinate: fix.coordinate)
-    }
-    let name =
-      place.distance > 25_000
-      ? "\(Int((place.distance / 1000).rounded())) km from \(place.label)" : place.label
-    return LocationTag(name: name, coordinate: fix.coordinate)
+  private func tag(for fix: GPSFix, note: String? = nil) -> LocationTag {
+    LocationTag(
+      name: geocoder()?.name(for: fix.coordinate) ?? fix.coordinate.description,
+      coordinate: fix.coordinate, horizontalError: fix.horizontalError, fixTime: fix.time,
+      note: note)
   }
 }
 
@@ -139,13 +162,4 @@ public struct LocationUnavailable: Error, Hashable, Sendable, CustomStringConver
   public var reason: String
   /// The reason.
   public var description: String { reason }
-}
-
-/// The bundled geocoder, loaded once on first use (about 50 ms), never when location is off.
-public enum BundledGeocoder {
-  /// The geocoder, or `nil` if the bundled data is missing or damaged.
-  public static var shared: ReverseGeocoder? { try? loaded.get() }
-
-  // NB: immutable once initialised; Swift runs the initialiser once, thread-safely.
-  private static let loaded = Result { () throws(GazetteerError) in try ReverseGeocoder.bundled() }
 }

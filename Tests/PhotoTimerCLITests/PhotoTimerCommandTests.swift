@@ -69,6 +69,15 @@ struct PhotoTimerCommandTests {
       (["--seconds=4000"], "--seconds takes a whole number of seconds from 0 to 3600, not '4000'"),
       (["-s"], "-s needs a value"),
       (["--frobnicate"], "unknown option '--frobnicate'"),
+      (
+        ["--location", "91,0"],
+        "--location: latitude 91.0 is out of range: use decimal degrees from -90 to 90"
+      ),
+      (["--gpsd", "gps:0"], "--gpsd takes HOST:PORT with a port from 1 to 65535, not 'gps:0'"),
+      (
+        ["--no-location", "--location=1,2"],
+        "--no-location and --location cannot be combined; choose one source of location"
+      ),
     ])
   func badUsage(arguments: [String], message: String) throws {
     let run = try CommandRun.run(arguments)
@@ -76,6 +85,27 @@ struct PhotoTimerCommandTests {
     #expect(run.error.contains("error: \(message)"))
     #expect(run.error.contains("usage: phototimer"))
     #expect(run.output.isEmpty)
+  }
+
+  @Test("--location tags the photo with the named place; --no-location skips the step")
+  func location() throws {
+    let paris = try CommandRun.run(["--seconds", "0", "--location", "48.8584,2.2945"])
+    #expect(paris.status == 0)
+    #expect(paris.output.contains("location ready: Paris 16 Passy, Paris, France"))
+    #expect(paris.output.contains("captured: f/2.8 · 1/60s · ISO 400, Paris 16 Passy"))
+
+    let off = try CommandRun.run(["--seconds", "0", "--no-location"])
+    #expect(off.status == 0)
+    #expect(off.output.contains("location skipped: location off (--no-location)"))
+    #expect(off.output.contains("no location"))
+  }
+
+  @Test("gpsd not running: the photo is still taken, and the line says what to do")
+  func gpsdNotRunning() throws {
+    // Port 1 on loopback: nothing listens there.
+    let run = try CommandRun.run(["--seconds", "0", "--gpsd", "127.0.0.1:1"])
+    #expect(run.status == 0)
+    #expect(run.output.contains("location failed: gpsd not running on 127.0.0.1:1; start it"))
   }
 
   @Test("SIGINT cancels the run cleanly: exit 130, last line says cancelled")

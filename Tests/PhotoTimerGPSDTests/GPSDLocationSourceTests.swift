@@ -32,6 +32,47 @@ struct GPSDLocationSourceTests {
     #expect(coordinate.altitude == nil || coordinate.altitude == 50)
   }
 
+  @Test("The fix carries its GPS time and accuracy; a wrong system clock is noted, not fatal")
+  func fixDetails() async throws {
+    let gpsd = try GPSFake(log: "paris")
+    defer { gpsd.stop() }
+    let endpoint = GPSDEndpoint(host: "127.0.0.1", port: gpsd.port)
+    // The log replays 2026-11-30 12:00:00 UTC.
+    let logTime = try Date("2026-11-30T12:00:00Z", strategy: .iso8601)
+    let wrongClock = GPSDLocationSource(
+      endpoint: endpoint, clock: ContinuousClock(), systemTime: { Date(timeIntervalSince1970: 0) })
+    let tag = try await wrongClock.locate()
+    let fixTime = try #require(tag.fixTime)
+    #expect(abs(fixTime.timeIntervalSince(logTime)) < 60, "\(fixTime)")
+    #expect(tag.note?.contains("differs from the system clock") == true, "\(tag)")
+
+    let rightClock = GPSDLocationSource(
+      endpoint: endpoint, clock: ContinuousClock(), systemTime: { fixTime })
+    #expect(try await rightClock.locate().note == nil)
+    #expect(rightClock.status == nil)
+  }
+
+  @Test("After a fix has gone stale, the reason says how old it is")
+  func staleFix() async throws {
+    let paris = try GPSFake(log: "paris")
+    let port = paris.port
+    let source = GPSDLocationSource(
+      endpoint: GPSDEndpoint(host: "127.0.0.1", port: port),
+      policy: FixPolicy(maximumAge: .milliseconds(1)), clock: ContinuousClock())
+    _ = try await source.locate()
+    paris.stop()
+    // The receiver loses its fix: a second gpsd on the same port, with no fix to give.
+    let noFix = try GPSFake(log: "no-fix", port: port)
+    defer { noFix.stop() }
+    let error = await #expect(throws: LocationUnavailable.self) {
+      try await source.locate(within: .seconds(2))
+    }
+    let reason = error?.reason ?? ""
+    #expect(reason.hasPrefix("no fix yet"), "\(reason)")
+    #expect(reason.contains("; last fix "), "\(reason)")
+    #expect(reason.hasSuffix(" s old"), "\(reason)")
+  }
+
   @Test("A receiver with no fix: unavailable, with the reason")
   func noFix() async throws {
     let gpsd = try GPSFake(log: "no-fix")

@@ -16,11 +16,13 @@ final class GPSFake {
   ///   - cycle: Seconds between epochs.
   ///   - once: Replay the log once, then end (gpsd then closes its clients' connections);
   ///     otherwise the log repeats.
-  init(log: String, cycle: Double = 0.1, once: Bool = false) throws {
+  ///   - port: The port to serve on, e.g. one a previous gpsd served on; by default a free one.
+  init(log: String, cycle: Double = 0.1, once: Bool = false, port: UInt16? = nil) throws {
     guard
       let url = Bundle.module.url(forResource: log, withExtension: "nmea", subdirectory: "Fixtures")
     else { throw Failure("no fixture \(log).nmea") }
-    port = try freePort()
+    let port = try port ?? freePort()
+    self.port = port
     // NB: through a tiny Python shim that resets SIGINT before exec: a test runner may start
     // its children with SIGINT ignored, and gpsfake then cannot be asked to clean up.
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

@@ -304,3 +304,81 @@ struct PhotoTimerEngineTests {
     #expect(clock.sleeperCount == 0)
   }
 }
+
+@Suite("Turned-off steps and live drop reasons", .timeLimit(.minutes(1)))
+struct PreparationStatusTests {
+  @Test("Location off: skipped at once, its work never called, the photo has no location")
+  func locationOff() async throws {
+    let harness = EngineHarness(seconds: 2) { clock in
+      var services = PhotoTimerServices.simulated(clock: clock)
+      services.location = .disabled(reason: "location off")
+      return services
+    }
+    await harness.recorder.waitForEvents(2)
+    // A tick, the camera and the filter: no third preparation sleeps.
+    await harness.clock.waitForSleepers(3)
+    #expect(harness.clock.deadlines == [ms(1000), ms(1400), ms(4200)])
+    #expect(
+      harness.recorder.events == [
+        PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 2)),
+        .step(.location, .skipped(reason: "location off"), at: .zero),
+      ])
+    await harness.advance(to: ms(1000), newEvents: 1, sleepers: 3)
+    await harness.advance(to: ms(1400), newEvents: 1, sleepers: 2)
+    await harness.advance(to: ms(2000), newEvents: 3, sleepers: 0)
+    guard case .captured(let photo) = await harness.run.value else {
+      Issue.record("expected a photo, got \(harness.recorder.kinds)")
+      return
+    }
+    #expect(photo.location == nil)
+    #expect(photo.locationUnavailableReason == "location off")
+    #expect(photo.reports.map(\.step) == PreparationStep.allCases)
+  }
+
+  @Test("A required step that is turned off is not waited for")
+  func requiredButOff() async throws {
+    let harness = EngineHarness(seconds: 1) { clock in
+      var services = PhotoTimerServices.simulated(clock: clock)
+      services.filter = .disabled(reason: "filter off")
+      services.filter.isRequired = true
+      return services
+    }
+    await harness.recorder.waitForEvents(2)
+    await harness.clock.waitForSleepers(3)
+    await harness.advance(to: ms(1000), newEvents: 1, sleepers: 2)  // waiting for the camera
+    await harness.advance(to: ms(1400), newEvents: 4, sleepers: 0)
+    guard case .captured(let photo) = await harness.run.value else {
+      Issue.record("expected a photo, got \(harness.recorder.kinds)")
+      return
+    }
+    #expect(photo.filter == .natural)
+    #expect(photo.report(for: .filter)?.outcome == .skipped(reason: "filter off"))
+  }
+
+  @Test("A step dropped at the shutter gives its live status as the reason")
+  func liveDropReason() async throws {
+    let status = Locked<String?>("no fix yet: connecting")
+    let harness = EngineHarness(seconds: 2) { clock in
+      var services = PhotoTimerServices.simulated(clock: clock, location: .never)
+      let perform = services.location.perform
+      services.location = Preparation(
+        isRequired: false, status: { status.withLock { $0 } }, perform: perform)
+      return services
+    }
+    await harness.recorder.waitForEvents(1)
+    await harness.clock.waitForSleepers(4)
+    status.withLock { $0 = "no fix yet: the receiver has no satellites" }
+    await harness.advance(to: ms(1000), newEvents: 1, sleepers: 4)
+    await harness.advance(to: ms(1400), newEvents: 1, sleepers: 3)
+    await harness.advance(to: ms(2000), newEvents: 4, sleepers: 0)
+    guard case .captured(let photo) = await harness.run.value else {
+      Issue.record("expected a photo, got \(harness.recorder.kinds)")
+      return
+    }
+    #expect(photo.locationUnavailableReason == "no fix yet: the receiver has no satellites")
+    // A step without a status keeps the general reason.
+    #expect(
+      photo.report(for: .filter)?.outcome
+        == .dropped(reason: "no suggestion before the shutter; the neutral look was used"))
+  }
+}

@@ -59,10 +59,11 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     let start = clock.now
     let services = services
     var machine = RunStateMachine(
-      configuration: configuration, required: services.requiredSteps)
+      configuration: configuration, required: services.requiredSteps,
+      skipped: services.skippedSteps, dropReason: services.dropReason(for:))
 
     return await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
-      for step in PreparationStep.allCases {
+      for step in PreparationStep.allCases where machine.running.contains(step) {
         let work = services.work(for: step)
         group.addTask {
           let result: Result<StepValue, RunStateMachine.StepError>

@@ -65,22 +65,33 @@ struct RunStateMachine {
   let countdown: Countdown
   let waitLimit: Duration
   let required: Set<PreparationStep>
+  /// Steps turned off, with why; they never run and are reported as skipped at the start.
+  let skipped: [PreparationStep: String]
+  /// The reason a step still running at the shutter is dropped with; read at that moment.
+  let dropReason: (PreparationStep) -> String
   private(set) var phase: Phase
-  private(set) var running: Set<PreparationStep> = Set(PreparationStep.allCases)
+  private(set) var running: Set<PreparationStep>
   private var reports: [PreparationStep: StepReport] = [:]
   private var settings: CameraSettings?
   private var location: LocationTag?
   private var suggestion: FilterSuggestion?
 
-  init(configuration: PhotoTimerConfiguration, required: Set<PreparationStep>) {
+  init(
+    configuration: PhotoTimerConfiguration, required: Set<PreparationStep>,
+    skipped: [PreparationStep: String] = [:],
+    dropReason: @escaping (PreparationStep) -> String = \.droppedReason
+  ) {
     countdown = Countdown(
       ticks: configuration.countdownSeconds, interval: configuration.tickInterval)
     waitLimit = configuration.cameraWaitLimit
     self.required = required.union([.camera])
+    // NB: the camera always runs: there is no photo without it.
+    self.skipped = skipped.filter { $0.key != .camera }
+    self.dropReason = dropReason
+    running = Set(PreparationStep.allCases).subtracting(self.skipped.keys)
     phase = .counting(remaining: countdown.ticks)
   }
 
-  /// Whether the run has reached its end (captured or failed): what is left is to report it.
   var isFinished: Bool { phase == .finished }
 
   /// The actions at the start of the run (offset zero); all steps are running.
@@ -88,6 +99,12 @@ struct RunStateMachine {
     var actions: [Action] = [
       .publish(event(.started(countdownSeconds: countdown.ticks), at: .zero))
     ]
+    for step in PreparationStep.allCases {
+      guard let reason = skipped[step] else { continue }
+      let report = StepReport(step: step, outcome: .skipped(reason: reason), elapsed: .zero)
+      reports[step] = report
+      actions.append(.publish(event(.stepFinished(report), at: .zero)))
+    }
     if let first = countdown.nextDeadline(after: .zero) {
       actions.append(.schedule(.tick, at: first))
     } else {
@@ -181,7 +198,7 @@ struct RunStateMachine {
     var actions: [Action] = []
     for step in PreparationStep.allCases where running.contains(step) {
       let report = StepReport(
-        step: step, outcome: .dropped(reason: step.droppedReason), elapsed: now)
+        step: step, outcome: .dropped(reason: dropReason(step)), elapsed: now)
       reports[step] = report
       actions.append(.publish(event(.stepFinished(report), at: now)))
     }

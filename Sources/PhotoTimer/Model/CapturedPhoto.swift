@@ -62,10 +62,7 @@ public struct CapturedPhoto: Hashable, Sendable {
 
   /// Why there is no location, or `nil` when there is one.
   public var locationUnavailableReason: String? {
-    guard location == nil, let outcome = report(for: .location)?.outcome else { return nil }
-    switch outcome {
-    case .succeeded: return nil
-    case .failed(let reason), .dropped(let reason): return reason
-    }
+    guard location == nil else { return nil }
+    return report(for: .location)?.outcome.reason
   }
 }

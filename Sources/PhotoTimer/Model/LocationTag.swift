@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Where the photo was taken, as a place name and, when known, a coordinate.
 ///
 /// ```swift
@@ -9,15 +15,32 @@ public struct LocationTag: Hashable, Sendable, CustomStringConvertible {
   public var name: String
   /// The position on WGS 84, when known.
   public var coordinate: Coordinate?
+  /// The estimated horizontal error in metres, when the receiver reports one.
+  public var horizontalError: Double?
+  /// The fix's own time from the satellites, when known; it becomes the photo's GPS date
+  /// and time stamps. It may disagree with the system clock (see ``note``).
+  public var fixTime: Date?
+  /// Something a person should know about this fix, such as the GPS time disagreeing with
+  /// the system clock; `nil` when there is nothing to say.
+  public var note: String?
 
   /// Creates a location tag.
   ///
   /// - Parameters:
   ///   - name: The place name shown to people and written into the photo's description.
   ///   - coordinate: The position, when known; it becomes the photo's GPS tags.
-  public init(name: String, coordinate: Coordinate? = nil) {
+  ///   - horizontalError: The estimated horizontal error in metres, when reported.
+  ///   - fixTime: The fix's own GPS time, when known.
+  ///   - note: Something a person should know about the fix.
+  public init(
+    name: String, coordinate: Coordinate? = nil, horizontalError: Double? = nil,
+    fixTime: Date? = nil, note: String? = nil
+  ) {
     self.name = name
     self.coordinate = coordinate
+    self.horizontalError = horizontalError
+    self.fixTime = fixTime
+    self.note = note
   }
 
   /// The place name, followed by the coordinate when there is one.

@@ -25,6 +25,8 @@ public enum StepOutcome: Hashable, Sendable, CustomStringConvertible {
   case failed(reason: String)
   /// The shutter fired before the step finished, so it was cancelled and its result left out.
   case dropped(reason: String)
+  /// The step was turned off (see ``Preparation/disabled(reason:)``) and never ran.
+  case skipped(reason: String)
 
   /// Whether the step produced its value.
   public var succeeded: Bool {
@@ -32,12 +34,21 @@ public enum StepOutcome: Hashable, Sendable, CustomStringConvertible {
     return false
   }
 
-  /// `ready: …`, `failed: …` or `dropped: …`.
+  /// Why the step gave no value, or `nil` when it succeeded.
+  public var reason: String? {
+    switch self {
+    case .succeeded: nil
+    case .failed(let reason), .dropped(let reason), .skipped(let reason): reason
+    }
+  }
+
+  /// `ready: …`, `failed: …`, `dropped: …` or `skipped: …`.
   public var description: String {
     switch self {
     case .succeeded(let value): "ready: \(value)"
     case .failed(let reason): "failed: \(reason)"
     case .dropped(let reason): "dropped: \(reason)"
+    case .skipped(let reason): "skipped: \(reason)"
     }
   }
 }

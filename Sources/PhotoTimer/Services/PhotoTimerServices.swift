@@ -34,10 +34,29 @@ public struct PhotoTimerServices: Sendable {
   }
 
   /// The steps the photo cannot be taken without.
+  /// The steps turned off, with why.
+  var skippedSteps: [PreparationStep: String] {
+    var steps: [PreparationStep: String] = [:]
+    steps[.location] = location.disabledReason
+    steps[.filter] = filter.disabledReason
+    return steps
+  }
+
+  /// Why `step` is dropped at the shutter: its own live status, else a general reason.
+  func dropReason(for step: PreparationStep) -> String {
+    let status: String? =
+      switch step {
+      case .camera: nil
+      case .location: location.status()
+      case .filter: filter.status()
+      }
+    return status ?? step.droppedReason
+  }
+
   var requiredSteps: Set<PreparationStep> {
     var steps: Set<PreparationStep> = [.camera]
-    if location.isRequired { steps.insert(.location) }
-    if filter.isRequired { steps.insert(.filter) }
+    if location.isRequired, location.isEnabled { steps.insert(.location) }
+    if filter.isRequired, filter.isEnabled { steps.insert(.filter) }
     return steps
   }
 

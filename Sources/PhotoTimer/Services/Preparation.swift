@@ -18,14 +18,48 @@ public struct Preparation<Value: Sendable>: Sendable {
   /// The work. It returns the step's value or throws an error whose description says what
   /// failed and what to do.
   public var perform: @Sendable () async throws -> Value
+  /// What the step is waiting for right now, in words, such as
+  /// `"no fix yet: the receiver has no satellites"`; `nil` when it has nothing to say.
+  ///
+  /// A user interface may show it beside the step's spinner. When an optional step is still
+  /// running at the shutter, the engine drops it with this text as the reason.
+  public var status: @Sendable () -> String?
+  /// Why the step is turned off, or `nil` when it runs.
+  ///
+  /// A turned-off step never starts: its work is not called, and it is reported at once as
+  /// ``StepOutcome/skipped(reason:)``.
+  public var disabledReason: String?
 
   /// Creates a preparation.
   ///
   /// - Parameters:
   ///   - isRequired: Whether the photo needs this step's value.
+  ///   - status: What the step is waiting for right now, read by user interfaces and as the
+  ///     reason when the shutter drops the step.
   ///   - perform: The work; it must return promptly when its task is cancelled.
-  public init(isRequired: Bool, perform: @escaping @Sendable () async throws -> Value) {
+  public init(
+    isRequired: Bool, status: @escaping @Sendable () -> String? = { nil },
+    perform: @escaping @Sendable () async throws -> Value
+  ) {
     self.isRequired = isRequired
+    self.status = status
     self.perform = perform
+    self.disabledReason = nil
   }
+
+  /// A step that is turned off: nothing of it runs, and the photo goes without its value.
+  ///
+  /// ```swift
+  /// services.location = .disabled(reason: "location off (--no-location)")
+  /// ```
+  ///
+  /// - Parameter reason: Why it is off, shown to the user.
+  public static func disabled(reason: String) -> Self {
+    var preparation = Self(isRequired: false) { throw CancellationError() }
+    preparation.disabledReason = reason
+    return preparation
+  }
+
+  /// Whether the step runs at all.
+  public var isEnabled: Bool { disabledReason == nil }
 }

@@ -1,0 +1,29 @@
+import PhotoTimer
+
+/// The bundled geocoder, loaded once on first use (about 50 ms), never when location is off.
+public enum BundledGeocoder {
+  /// The geocoder, or `nil` if the bundled data is missing or damaged.
+  public static var shared: ReverseGeocoder? { try? loaded.get() }
+
+  // NB: immutable once initialised; Swift runs the initialiser once, thread-safely.
+  private static let loaded = Result { () throws(GazetteerError) in try ReverseGeocoder.bundled() }
+}
+
+extension ReverseGeocoder {
+  /// The farthest a coordinate may be from its nearest place for the place's label alone;
+  /// beyond it the name says how far ("52 km from Alice Springs, Australia").
+  public static let nearbyDistance: Double = 25_000
+
+  /// The name a person would write for `coordinate`: the place label, or its distance from
+  /// the nearest place when that is far away, or the bare coordinate when nothing is known.
+  ///
+  /// ```swift
+  /// geocoder.name(for: Coordinate(latitude: 37.7694, longitude: -122.4862))
+  /// // "Parkside, San Francisco, United States"
+  /// ```
+  public func name(for coordinate: Coordinate) -> String {
+    guard let place = describe(coordinate) else { return coordinate.description }
+    guard place.distance > Self.nearbyDistance else { return place.label }
+    return "\(Int((place.distance / 1000).rounded())) km from \(place.label)"
+  }
+}
