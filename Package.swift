@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "PhotoTimerTesting", targets: ["PhotoTimerTesting"]),
     .library(name: "PhotoTimerLocation", targets: ["PhotoTimerLocation"]),
     .library(name: "PhotoTimerGPSD", targets: ["PhotoTimerGPSD"]),
+    .library(name: "PhotoTimerImaging", targets: ["PhotoTimerImaging"]),
+    .library(name: "PhotoTimerJPEG", targets: ["PhotoTimerJPEG"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
   ],
@@ -21,11 +23,28 @@ let package = Package(
       resources: [.copy("Resources/cities15000.tsv"), .copy("Resources/countries.tsv")]),
     // gpsd's JSON protocol over a POSIX socket, and the location step built on it (Linux).
     .target(name: "PhotoTimerGPSD", dependencies: ["PhotoTimer", "PhotoTimerLocation"]),
+    // Frames, the scene camera, metering, filter suggestion and looks; no platform code.
+    .target(name: "PhotoTimerImaging", dependencies: ["PhotoTimer"]),
+    // The photo file: JPEG through libjpeg-turbo, EXIF through libexif, PNG through libpng,
+    // the image-file camera, and atomic saving into the Pictures folder (POSIX).
+    .target(
+      name: "PhotoTimerJPEG",
+      dependencies: ["PhotoTimer", "PhotoTimerImaging", "CTurboJPEG", "CExif", "CPNG"]),
+    .systemLibrary(
+      name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+      providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+    .systemLibrary(
+      name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"]), .brew(["libexif"])]),
+    .systemLibrary(
+      name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     // The test clock and test doubles, for this package's tests and for apps' own.
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
     // Arguments, terminal output and exit codes only.
     .executableTarget(
-      name: "PhotoTimerCLI", dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD"]),
+      name: "PhotoTimerCLI",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
+      ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "CMallocControl"]),
@@ -44,6 +63,10 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGPSDTests", dependencies: ["PhotoTimerGPSD", "PhotoTimerLocation"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "PhotoTimerImagingTests", dependencies: ["PhotoTimerImaging", "PhotoTimerTesting"],
+      // NB: pixel loops over whole frames are ~30× slower unoptimised.
+      swiftSettings: [.unsafeFlags(["-O"])]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],

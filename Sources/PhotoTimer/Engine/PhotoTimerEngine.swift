@@ -62,7 +62,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
       configuration: configuration, required: services.requiredSteps,
       skipped: services.skippedSteps, dropReason: services.dropReason(for:))
 
-    return await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
+    let result = await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
       for step in PreparationStep.allCases where machine.running.contains(step) {
         let work = services.work(for: step)
         group.addTask {
@@ -133,6 +133,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
         }
       }
     }
+    // NB: a cancelled run released the camera before it published `cancelled`.
+    if result != .cancelled { await services.camera.release() }
+    return result
   }
 
   /// Publishes the run as an asynchronous sequence of events.
@@ -167,6 +170,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     // NB: every child is unwound before `cancelled` is published, so a consumer that sees it
     // knows nothing of this run is still running.
     while await group.next() != nil {}
+    await services.camera.release()
     await onEvent(PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .cancelled))
     return .cancelled
   }

@@ -42,17 +42,24 @@ public struct CameraService: Sendable {
   ///
   /// When its task is cancelled it must stop and remove any partly written file.
   public var capture: @Sendable (CaptureRequest) async throws -> URL?
+  /// Closes whatever `prepare` opened (streams, threads, child processes). The engine calls
+  /// it once at the end of every run, captured, failed or cancelled, and a cancelled run
+  /// publishes ``PhotoTimerEvent/Kind/cancelled`` only after it returned.
+  public var release: @Sendable () async -> Void
 
   /// Creates a camera service.
   ///
   /// - Parameters:
   ///   - prepare: Opens and meters the camera; returns the exposure.
   ///   - capture: Takes and writes the photo; returns the file written, if any.
+  ///   - release: Closes what `prepare` opened; called at the end of every run.
   public init(
     prepare: @escaping @Sendable () async throws -> CameraSettings,
-    capture: @escaping @Sendable (CaptureRequest) async throws -> URL?
+    capture: @escaping @Sendable (CaptureRequest) async throws -> URL?,
+    release: @escaping @Sendable () async -> Void = {}
   ) {
     self.prepare = prepare
     self.capture = capture
+    self.release = release
   }
 }

@@ -30,6 +30,7 @@ public enum PhotoTimerStatus: Hashable, Sendable, CustomStringConvertible {
     case .capturing: "capturing"
     case .captured(let photo):
       "captured: \(photo.settings), \(photo.location?.name ?? "no location"), \(photo.filter)"
+        + (photo.file.map { " → \($0.path)" } ?? "")
     case .failed(let failure): "failed: \(failure.message)"
     }
   }

@@ -1,0 +1,98 @@
+/// Something that takes pictures: the scene camera, an image file, a webcam, a DSLR.
+///
+/// Opening it gives a ``CameraSession``: previews while the count runs, then the photo.
+public protocol CameraSource: Sendable {
+  /// The maker written into the photo's EXIF `Make`, such as `"phototimer"`.
+  var make: String { get }
+  /// The model written into the photo's EXIF `Model`, such as `"Scene camera (daylight)"`.
+  var model: String { get }
+  /// Opens the camera.
+  ///
+  /// - Throws: An error whose description says what failed and what to do.
+  func open() async throws -> any CameraSession
+}
+
+/// An open camera. Close it when done; closing stops every stream, thread and child process
+/// it started.
+public protocol CameraSession: Sendable {
+  /// The next preview frame, as soon as the camera has one; small (about 320 × 240) and
+  /// carrying the exposure it was taken with.
+  func nextPreview() async throws -> Frame
+  /// The photo: the full-resolution frame taken nearest to now.
+  func capture() async throws -> Frame
+  /// Stops the camera. Safe to call more than once.
+  func close() async
+}
+
+/// How long a camera had to settle, and whether it did.
+public struct SettleReport: Equatable, Sendable {
+  /// Whether the brightness became stable before the time limit.
+  public var settled: Bool
+  /// How many previews were looked at.
+  public var frames: Int
+  /// The last preview, the one metering and the filter suggestion use.
+  public var preview: Frame
+}
+
+/// Waits until a camera's auto-exposure has settled, by looking at its frames.
+///
+/// Settled means: the mean brightness of the last ``window`` previews stays within
+/// ``tolerance`` (relative) of their average. Webcams open badly exposed and converge over
+/// about half a second; a fixed sleep is either too short or wasted time, so this watches.
+///
+/// ```swift
+/// let report = try await ExposureSettler().settle(session, clock: clock)
+/// ```
+public struct ExposureSettler: Hashable, Sendable {
+  /// How many consecutive previews must agree.
+  public var window: Int
+  /// How far (relative) their brightness may spread.
+  public var tolerance: Double
+  /// The longest to wait; after it the latest preview is used as it is.
+  public var timeout: Duration
+
+  /// Creates a settler.
+  ///
+  /// - Parameters:
+  ///   - window: Consecutive previews that must agree (default 5).
+  ///   - tolerance: Relative spread allowed among them (default 2 %).
+  ///   - timeout: The longest to wait (default 3 s).
+  public init(window: Int = 5, tolerance: Double = 0.02, timeout: Duration = .seconds(3)) {
+    self.window = max(window, 2)
+    self.tolerance = tolerance
+    self.timeout = timeout
+  }
+
+  /// Whether brightness values (oldest first) count as settled.
+  public func isSettled(_ brightness: [Double]) -> Bool {
+    guard brightness.count >= window else { return false }
+    let recent = brightness.suffix(window)
+    let mean = recent.reduce(0, +) / Double(recent.count)
+    guard let low = recent.min(), let high = recent.max() else { return false }
+    return (high - low) <= max(mean, 1e-3) * tolerance
+  }
+
+  /// Reads previews from `session` until they are settled or ``timeout`` has passed.
+  ///
+  /// - Parameters:
+  ///   - session: The open camera.
+  ///   - clock: The clock the timeout is measured on.
+  public func settle<C: Clock>(
+    _ session: any CameraSession, clock: C
+  ) async throws
+    -> SettleReport
+  where C.Duration == Duration {
+    let start = clock.now
+    var brightness: [Double] = []
+    while true {
+      let preview = try await session.nextPreview()
+      brightness.append(SceneStatistics(preview).meanLinear)
+      if isSettled(brightness) {
+        return SettleReport(settled: true, frames: brightness.count, preview: preview)
+      }
+      if start.duration(to: clock.now) >= timeout {
+        return SettleReport(settled: false, frames: brightness.count, preview: preview)
+      }
+    }
+  }
+}

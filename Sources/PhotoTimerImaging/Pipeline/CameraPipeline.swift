@@ -1,0 +1,187 @@
+import Foundation
+import PhotoTimer
+
+/// How the look is chosen.
+public enum FilterChoice: Hashable, Sendable {
+  /// The analysis of the preview chooses (the default).
+  case auto
+  /// This look, whatever the scene.
+  case fixed(PhotoFilter)
+  /// No look: the photo as taken, and no analysis.
+  case none
+}
+
+/// The real camera and filter steps, built on a ``CameraSource`` and a ``PhotoSink``.
+///
+/// - The camera step opens the source, waits for auto-exposure to settle (by watching the
+///   previews), meters the last preview and picks the exposure; it hands that preview to
+///   the filter step.
+/// - The filter step waits for the preview and suggests a look.
+/// - At zero, capture takes the full-resolution frame, applies the look (off the cooperative
+///   pool) and writes the photo; with ``keepOriginal`` the unfiltered one too.
+/// - At the end of every run the camera is closed.
+///
+/// ```swift
+/// let pipeline = CameraPipeline(
+///   source: SceneCamera(preset: .overcast, clock: clock), sink: PhotoStore(folder: pictures),
+///   clock: clock)
+/// let engine = PhotoTimerEngine(configuration: .init(),
+///                               services: pipeline.services(location: gps.preparation()),
+///                               clock: clock)
+/// ```
+public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Duration {
+  /// The camera.
+  public let source: any CameraSource
+  /// Where photos are written; `nil` takes them without writing a file.
+  public let sink: (any PhotoSink)?
+  /// How the look is chosen.
+  public let filterChoice: FilterChoice
+  /// Whether the unfiltered photo is saved too (as `…_original.jpg`).
+  public let keepOriginal: Bool
+  /// How settling is detected.
+  public let settler: ExposureSettler
+  /// How the exposure is chosen from the metered brightness.
+  public let program: ExposureProgram
+  /// How the look is suggested.
+  public let advisor: FilterAdvisor
+  private let clock: C
+  private let now: @Sendable () -> Date
+  private let timeZone: TimeZone
+  private let current = Locked<Run?>(nil)
+
+  /// One run's camera: the open session and the preview for the filter step.
+  private final class Run: Sendable {
+    let session = Locked<(any CameraSession)?>(nil)
+    let preview = OneShot<(frame: Frame, sceneEV: Double)>()
+  }
+
+  /// Creates the pipeline.
+  ///
+  /// - Parameters:
+  ///   - source: The camera.
+  ///   - sink: Where photos are written, or `nil` for none.
+  ///   - clock: The clock settling is timed on.
+  ///   - filter: How the look is chosen (default: by analysis).
+  ///   - keepOriginal: Also save the unfiltered photo.
+  ///   - settler: How settling is detected.
+  ///   - program: How the exposure is chosen.
+  ///   - advisor: How the look is suggested.
+  ///   - now: The wall clock, for the photo's date.
+  ///   - timeZone: The time zone the photo's date is written in.
+  public init(
+    source: any CameraSource, sink: (any PhotoSink)?, clock: C, filter: FilterChoice = .auto,
+    keepOriginal: Bool = false, settler: ExposureSettler = ExposureSettler(),
+    program: ExposureProgram = .standard, advisor: FilterAdvisor = FilterAdvisor(),
+    now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current
+  ) {
+    self.source = source
+    self.sink = sink
+    self.clock = clock
+    self.filterChoice = filter
+    self.keepOriginal = keepOriginal
+    self.settler = settler
+    self.program = program
+    self.advisor = advisor
+    self.now = now
+    self.timeZone = timeZone
+  }
+
+  /// The engine's services: this camera and filter, with `location`.
+  public func services(location: Preparation<LocationTag>) -> PhotoTimerServices {
+    PhotoTimerServices(camera: camera(), location: location, filter: filterStep())
+  }
+
+  /// The camera step, the capture and the release.
+  public func camera() -> CameraService {
+    CameraService(
+      prepare: { try await self.prepare() }, capture: { try await self.capture($0) },
+      release: { await self.release() })
+  }
+
+  /// The filter step.
+  public func filterStep() -> Preparation<FilterSuggestion> {
+    switch filterChoice {
+    case .none:
+      return .disabled(reason: "no look: the photo as taken")
+    case .fixed(let filter):
+      return Preparation(isRequired: false) {
+        FilterSuggestion(filter: filter, confidence: 1, reason: "chosen by you")
+      }
+    case .auto:
+      return Preparation(isRequired: false) {
+        let preview = try await self.run().preview.value()
+        return self.advisor.suggest(for: preview.frame, sceneEV: preview.sceneEV)
+      }
+    }
+  }
+
+  /// This run's state, created by whichever step asks first.
+  private func run() -> Run {
+    current.withLock { current in
+      if let run = current { return run }
+      let run = Run()
+      current = run
+      return run
+    }
+  }
+
+  private func prepare() async throws -> CameraSettings {
+    let run = run()
+    do {
+      let session = try await source.open()
+      run.session.withLock { $0 = session }
+      let report = try await settler.settle(session, clock: clock)
+      let sceneEV = Metering.sceneEV(of: report.preview)
+      run.preview.fulfil(.success((report.preview, sceneEV)))
+      return program.settings(forSceneEV: sceneEV)
+    } catch {
+      run.preview.fulfil(.failure(PreviewUnavailable(cause: error)))
+      throw error
+    }
+  }
+
+  private func capture(_ request: CaptureRequest) async throws -> URL? {
+    guard let session = run().session.withLock({ $0 }) else {
+      throw PreviewUnavailable(cause: CancellationError())
+    }
+    let frame = try await session.capture()
+    let date = now()
+    let look = Look(request.filter)
+    let photo = try await look.apply(to: frame)
+    guard let sink else { return nil }
+    let metadata = PhotoMetadata(
+      make: source.make, model: source.model, date: date, timeZone: timeZone,
+      settings: request.settings, filter: request.filter, location: request.location)
+    let file = try await sink.save(photo, metadata: metadata, variant: nil)
+    if keepOriginal, !look.isIdentity {
+      var original = metadata
+      original.filter = .natural
+      _ = try await sink.save(frame, metadata: original, variant: "original")
+    }
+    return file
+  }
+
+  private func release() async {
+    let run = current.withLock { current -> Run? in
+      defer { current = nil }
+      return current
+    }
+    guard let run else { return }
+    run.preview.fulfil(.failure(CancellationError()))
+    let session = run.session.withLock { session -> (any CameraSession)? in
+      defer { session = nil }
+      return session
+    }
+    await session?.close()
+  }
+}
+
+/// The filter step had no preview because the camera step did not deliver one.
+public struct PreviewUnavailable: Error, CustomStringConvertible {
+  /// Why the camera gave none.
+  public var cause: any Error
+  /// `"no preview: …"`.
+  public var description: String {
+    cause is CancellationError ? "no preview: the camera was closed" : "no preview: \(cause)"
+  }
+}

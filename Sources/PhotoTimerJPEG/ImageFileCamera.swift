@@ -1,0 +1,128 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+
+/// A JPEG or PNG file used as the camera's sensor.
+///
+/// Opening reads and decodes the file (off the cooperative pool). When a JPEG's EXIF records
+/// its exposure (time, f-number, ISO), the scene's brightness is metered from it; otherwise
+/// the picture is assumed to be exposed for EV 10. Previews (the picture scaled to 320
+/// pixels wide) come at ``frameRate`` on the clock, so it settles in a handful of frames.
+///
+/// ```swift
+/// let camera = ImageFileCamera(path: "beach.jpg", clock: ContinuousClock())
+/// ```
+public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Duration {
+  /// The file.
+  public var path: String
+  /// Previews per second.
+  public var frameRate: Int
+  /// The clock previews are paced on.
+  public var clock: C
+  /// The largest file read, in bytes (256 MiB).
+  public static var byteLimit: Int { 256 << 20 }
+
+  /// Creates the camera.
+  public init(path: String, frameRate: Int = 30, clock: C) {
+    self.path = path
+    self.frameRate = max(frameRate, 1)
+    self.clock = clock
+  }
+
+  /// `"phototimer"`.
+  public var make: String { "phototimer" }
+  /// `"Image file (beach.jpg)"`.
+  public var model: String { "Image file (\((path as NSString).lastPathComponent))" }
+
+  /// Reads and decodes the file.
+  ///
+  /// - Throws: ``ImageFileError`` naming the path and what to do.
+  public func open() async throws -> any CameraSession {
+    let path = path
+    let picture = try await OffPool.run { _ in try Self.load(path) }
+    return ImageFileSession(picture: picture, frameRate: frameRate, clock: clock)
+  }
+
+  /// Reads, checks and decodes an image file.
+  static func load(_ path: String) throws(ImageFileError) -> Frame {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      if errno == ENOENT || errno == ENOTDIR { throw .missing(path: path) }
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      throw .unreadable(path: path, reason: "not a regular file")
+    }
+    guard Int(status.st_size) <= byteLimit else {
+      throw .tooLarge(path: path, width: 0, height: 0, limit: JPEGCodec.pixelLimit)
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { try? handle.close() }
+    let data: Data
+    do {
+      data = try handle.readToEnd() ?? Data()
+    } catch {
+      throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+    }
+    let bytes = [UInt8](data)
+    let header = try ImageHeader.read(bytes, path: path, pixelLimit: JPEGCodec.pixelLimit)
+    var frame: Frame
+    switch header.format {
+    case .jpeg:
+      frame = try JPEGCodec.decode(bytes, path: path)
+      if let exposure = JPEGFile.recordedExposure(in: bytes) {
+        // EV100 = log2(N² / t) − log2(ISO / 100).
+        frame.exposureEV =
+          log2(exposure.fNumber * exposure.fNumber / exposure.exposureTime)
+          - log2(Double(exposure.iso) / 100)
+      }
+    case .png:
+      frame = try PNGDecoder.decode(bytes, path: path)
+    }
+    return frame
+  }
+}
+
+/// An open image-file camera.
+final class ImageFileSession<C: Clock>: CameraSession where C.Duration == Duration {
+  private let picture: Frame
+  private let preview: Frame
+  private let interval: Duration
+  private let clock: C
+  private let opened: C.Instant
+  private let frames = Locked(0)
+  /// The exposure assumed for a picture that does not record one.
+  static var assumedExposure: Double { 10 }
+
+  init(picture: Frame, frameRate: Int, clock: C) {
+    var picture = picture
+    picture.exposureEV = picture.exposureEV ?? Self.assumedExposure
+    self.picture = picture
+    preview = picture.downscaled(maxWidth: 320)
+    interval = .seconds(1) / frameRate
+    self.clock = clock
+    opened = clock.now
+  }
+
+  func nextPreview() async throws -> Frame {
+    let index = frames.withLock { count -> Int in
+      defer { count += 1 }
+      return count
+    }
+    try await clock.sleep(until: opened.advanced(by: interval * (index + 1)), tolerance: nil)
+    var frame = preview
+    frame.timestamp = opened.duration(to: clock.now)
+    return frame
+  }
+
+  func capture() async throws -> Frame {
+    try Task.checkCancellation()
+    var frame = picture
+    frame.timestamp = opened.duration(to: clock.now)
+    return frame
+  }
+
+  func close() async {}
+}

@@ -1,0 +1,79 @@
+import CExif
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+
+/// Whole JPEG files: pixels and EXIF together.
+public enum JPEGFile {
+  /// A complete photo file: the frame encoded, with `metadata` as its EXIF block.
+  ///
+  /// - Parameters:
+  ///   - frame: The pixels.
+  ///   - metadata: The EXIF contents.
+  ///   - quality: JPEG quality, 1…100.
+  public static func make(
+    _ frame: Frame, metadata: PhotoMetadata, quality: Int = 92
+  )
+    throws(ImageFileError) -> [UInt8]
+  {
+    let exif = try ExifBlock(metadata: metadata, width: frame.width, height: frame.height).bytes()
+    return try inserting(exif: exif, into: JPEGCodec.encode(frame, quality: quality))
+  }
+
+  /// `jpeg` with its JFIF header replaced by an APP1 segment holding `exif`, right after SOI,
+  /// as the Exif standard places it.
+  static func inserting(exif: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
+    var rest = jpeg[2...]
+    // Drop a JFIF APP0 segment: an Exif file carries APP1 first.
+    if rest.count > 4, rest[rest.startIndex] == 0xFF, rest[rest.startIndex + 1] == 0xE0 {
+      let length = Int(rest[rest.startIndex + 2]) << 8 | Int(rest[rest.startIndex + 3])
+      rest = rest.dropFirst(2 + length)
+    }
+    let segmentLength = exif.count + 2
+    var file: [UInt8] = [
+      0xFF, 0xD8, 0xFF, 0xE1, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF),
+    ]
+    file.reserveCapacity(jpeg.count + exif.count + 4)
+    file += exif
+    file += rest
+    return file
+  }
+
+  /// The exposure recorded in a JPEG's EXIF, when it has one.
+  ///
+  /// - Returns: The exposure time, f-number and ISO, or `nil` when any is missing.
+  public static func recordedExposure(
+    in bytes: [UInt8]
+  ) -> (
+    exposureTime: Double, fNumber: Double, iso: Int
+  )? {
+    guard
+      let data = bytes.withUnsafeBufferPointer({ buffer in
+        exif_data_new_from_data(buffer.baseAddress, UInt32(clamping: buffer.count))
+      })
+    else { return nil }
+    defer { exif_data_unref(data) }
+    let order = exif_data_get_byte_order(data)
+    guard let content = data.pointee.ifd.2 else { return nil }
+    func rational(_ tag: UInt32) -> Double? {
+      guard let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)),
+        entry.pointee.format == EXIF_FORMAT_RATIONAL, entry.pointee.size >= 8,
+        let raw = entry.pointee.data
+      else { return nil }
+      let value = exif_get_rational(raw, order)
+      guard value.denominator != 0 else { return nil }
+      return Double(value.numerator) / Double(value.denominator)
+    }
+    func short(_ tag: UInt32) -> Int? {
+      guard let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)),
+        entry.pointee.format == EXIF_FORMAT_SHORT, entry.pointee.size >= 2,
+        let raw = entry.pointee.data
+      else { return nil }
+      return Int(exif_get_short(raw, order))
+    }
+    guard let time = rational(0x829A), let fNumber = rational(0x829D), let iso = short(0x8827),
+      time > 0, fNumber > 0, iso > 0
+    else { return nil }
+    return (time, fNumber, iso)
+  }
+}

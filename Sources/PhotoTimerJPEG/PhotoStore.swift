@@ -1,0 +1,234 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Saves photos as JPEG files with EXIF, atomically, never overwriting.
+///
+/// Each photo is named after its shutter time (`IMG_20261130_141503.jpg`, then
+/// `IMG_20261130_141503_2.jpg` on a collision), written to a hidden temporary file in the
+/// same folder, flushed to disk, then linked to its name (which fails rather than replace an
+/// existing file) and the temporary name removed. A cancel, a full disk or a crash leaves no
+/// partial photo; a failed or cancelled save removes its temporary file.
+///
+/// ```swift
+/// let store = PhotoStore(folder: PhotoStore.defaultFolder())
+/// let url = try await store.save(frame, metadata: metadata, variant: nil)
+/// ```
+public struct PhotoStore: PhotoSink {
+  /// The folder photos go into.
+  public let folder: URL
+  /// JPEG quality, 1…100.
+  public let quality: Int
+  /// Whether a missing folder is created (the default folder is; a folder given by the user
+  /// must exist).
+  public let createsFolder: Bool
+  private let openTemporary: @Sendable (String) -> Int32
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - folder: Where photos go.
+  ///   - quality: JPEG quality, 1…100 (default 92).
+  ///   - createsFolder: Create the folder (and its parents) when missing.
+  public init(folder: URL, quality: Int = 92, createsFolder: Bool = false) {
+    self.init(folder: folder, quality: quality, createsFolder: createsFolder) { path in
+      open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    }
+  }
+
+  /// Creates a store whose temporary files are opened by `openTemporary` (tests use it to
+  /// write into `/dev/full`).
+  package init(
+    folder: URL, quality: Int = 92, createsFolder: Bool = false,
+    openTemporary: @escaping @Sendable (String) -> Int32
+  ) {
+    self.folder = folder.standardizedFileURL
+    self.quality = min(max(quality, 1), 100)
+    self.createsFolder = createsFolder
+    self.openTemporary = openTemporary
+  }
+
+  /// The default folder: the XDG Pictures directory plus `phototimer`.
+  ///
+  /// `XDG_PICTURES_DIR` from the environment, else from `user-dirs.dirs` in
+  /// `XDG_CONFIG_HOME` (default `~/.config`), else `~/Pictures`.
+  ///
+  /// - Parameter environment: The environment to read (default: this process's).
+  public static func defaultFolder(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    func expand(_ value: String) -> String {
+      var text = value
+      if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 {
+        text = String(text.dropFirst().dropLast())
+      }
+      if text.hasPrefix("$HOME") { text = home + text.dropFirst(5) }
+      if text.hasPrefix("~/") { text = home + text.dropFirst(1) }
+      return text
+    }
+    var pictures: String?
+    if let value = environment["XDG_PICTURES_DIR"], !value.isEmpty {
+      pictures = expand(value)
+    } else {
+      let config =
+        environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? home + "/.config"
+      if let text = try? String(contentsOfFile: config + "/user-dirs.dirs", encoding: .utf8) {
+        for line in text.split(separator: "\n") {
+          let trimmed = line.trimmingCharacters(in: .whitespaces)
+          guard trimmed.hasPrefix("XDG_PICTURES_DIR=") else { continue }
+          pictures = expand(String(trimmed.dropFirst("XDG_PICTURES_DIR=".count)))
+        }
+      }
+    }
+    // NB: user-dirs.dirs sets a directory to $HOME itself to disable it; fall back then.
+    let base = pictures.flatMap { $0.hasPrefix("/") && $0 != home ? $0 : nil } ?? home + "/Pictures"
+    return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent(
+      "phototimer", isDirectory: true)
+  }
+
+  /// The file name for a shot: `IMG_20261130_141503.jpg`, `IMG_20261130_141503_original.jpg`,
+  /// with `_2`, `_3`… before the extension on a collision.
+  public static func fileName(
+    for date: Date, timeZone: TimeZone, variant: String?, collision: Int = 1
+  ) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    func two(_ value: Int?) -> String {
+      let number = value ?? 0
+      return number < 10 ? "0\(number)" : "\(number)"
+    }
+    var name =
+      "IMG_\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))_"
+      + "\(two(parts.hour))\(two(parts.minute))\(two(parts.second))"
+    if let variant { name += "_\(variant)" }
+    if collision > 1 { name += "_\(collision)" }
+    return name + ".jpg"
+  }
+
+  /// Encodes and saves one photo (see the type's description for the guarantees).
+  public func save(_ frame: Frame, metadata: PhotoMetadata, variant: String?) async throws -> URL {
+    let quality = quality
+    let bytes: [UInt8]
+    do {
+      bytes = try await OffPool.run { isCancelled in
+        let file = try JPEGFile.make(frame, metadata: metadata, quality: quality)
+        if isCancelled() { throw CancellationError() }
+        return file
+      }
+    } catch let error as ImageFileError {
+      throw PhotoStoreError.encoding(error)
+    }
+    try Task.checkCancellation()
+    return try await write(
+      bytes, date: metadata.date, timeZone: metadata.timeZone, variant: variant)
+  }
+
+  /// Writes `bytes` as a new photo file, atomically.
+  func write(
+    _ bytes: [UInt8], date: Date, timeZone: TimeZone, variant: String?
+  ) async throws
+    -> URL
+  {
+    try prepareFolder()
+    let folderPath = folder.path
+    let temporary =
+      "\(folderPath)/.\(Self.fileName(for: date, timeZone: timeZone, variant: variant))"
+      + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let openTemporary = openTemporary
+    // NB: the file system calls run off the cooperative pool: fsync can take a while.
+    return try await OffPool.run { isCancelled in
+      var linked = false
+      defer { if !linked { unlink(temporary) } }
+      let descriptor = openTemporary(temporary)
+      guard descriptor >= 0 else {
+        throw PhotoStoreError.from(errno: errno, call: "open", path: temporary, folder: folderPath)
+      }
+      var closed = false
+      defer { if !closed { close(descriptor) } }
+      try bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let written = posixWrite(
+            descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+          if written < 0 {
+            if errno == EINTR { continue }
+            throw PhotoStoreError.from(
+              errno: errno, call: "write", path: temporary, folder: folderPath)
+          }
+          offset += written
+        }
+      }
+      guard fsync(descriptor) == 0 else {
+        throw PhotoStoreError.from(errno: errno, call: "fsync", path: temporary, folder: folderPath)
+      }
+      closed = true
+      guard close(descriptor) == 0 else {
+        throw PhotoStoreError.from(errno: errno, call: "close", path: temporary, folder: folderPath)
+      }
+      if isCancelled() { throw CancellationError() }
+      // link() never replaces an existing file: on a collision, try the next suffix.
+      for collision in 1...1000 {
+        let name = Self.fileName(
+          for: date, timeZone: timeZone, variant: variant, collision: collision)
+        let target = "\(folderPath)/\(name)"
+        if link(temporary, target) == 0 {
+          linked = true
+          unlink(temporary)
+          Self.syncFolder(folderPath)
+          return URL(fileURLWithPath: target)
+        }
+        guard errno == EEXIST else {
+          throw PhotoStoreError.from(errno: errno, call: "link", path: target, folder: folderPath)
+        }
+      }
+      throw PhotoStoreError.system(call: "link", path: folderPath, errno: EEXIST)
+    }
+  }
+
+  /// Checks, before any counting, that photos can be written: the folder exists (or is
+  /// created, for the default folder), is a folder and is writable.
+  ///
+  /// - Throws: ``PhotoStoreError`` naming the folder and what to do.
+  public func checkFolder() throws(PhotoStoreError) {
+    try prepareFolder()
+  }
+
+  private func prepareFolder() throws(PhotoStoreError) {
+    let path = folder.path
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else { throw .notAFolder(path: path) }
+    } else if createsFolder {
+      do {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      } catch {
+        throw .notWritable(path: path)
+      }
+    } else {
+      throw .folderMissing(path: path)
+    }
+    guard access(path, W_OK | X_OK) == 0 else { throw .notWritable(path: path) }
+  }
+
+  /// Flushes the folder's entry for the new name, so the rename survives a power cut.
+  private static func syncFolder(_ path: String) {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+}
+
+/// `write(2)`, named apart from ``PhotoStore``'s own methods.
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}

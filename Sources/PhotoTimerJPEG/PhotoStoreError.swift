@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A photo that could not be saved, with the path and what to do.
+public enum PhotoStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The output folder does not exist.
+  case folderMissing(path: String)
+  /// The output path is not a folder.
+  case notAFolder(path: String)
+  /// The folder cannot be written to.
+  case notWritable(path: String)
+  /// The disk (or the user's quota) is full.
+  case diskFull(path: String)
+  /// Another system call failed.
+  case system(call: String, path: String, errno: Int32)
+  /// The photo could not be encoded.
+  case encoding(ImageFileError)
+
+  /// What failed, where, and what to do.
+  public var description: String {
+    switch self {
+    case .folderMissing(let path):
+      "the output folder \(path) does not exist; create it (mkdir -p \(path)) or choose "
+        + "another with -o DIR"
+    case .notAFolder(let path):
+      "the output path \(path) is not a folder; choose a folder with -o DIR"
+    case .notWritable(let path):
+      "cannot write to the output folder \(path) (permission denied); choose another with "
+        + "-o DIR or fix its permissions"
+    case .diskFull(let path):
+      "no space left to save the photo in \(path); free some space or choose another folder "
+        + "with -o DIR"
+    case .system(let call, let path, let code):
+      "\(call) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
+    case .encoding(let error):
+      error.description
+    }
+  }
+
+  static func from(errno code: Int32, call: String, path: String, folder: String) -> Self {
+    switch code {
+    case ENOSPC, EDQUOT: .diskFull(path: folder)
+    case EACCES, EPERM, EROFS: .notWritable(path: folder)
+    case ENOENT: .folderMissing(path: folder)
+    case ENOTDIR: .notAFolder(path: folder)
+    default: .system(call: call, path: path, errno: code)
+    }
+  }
+}
