@@ -13,12 +13,27 @@ struct CommandRun {
     return bundle.appendingPathComponent("phototimer")
   }()
 
+  /// The home folder the runs see.
+  static let home: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-cli-home-\(getpid())", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
   /// Runs `phototimer` with `arguments`; `interrupt` sends SIGINT once the first line is out.
   static func run(_ arguments: [String], interruptAfterFirstLine: Bool = false) throws -> CommandRun
   {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    // NB: a home of its own, so a run that saves to the default folder never touches the real
+    // ~/Pictures.
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = home.path
+    environment["XDG_PICTURES_DIR"] = nil
+    environment["XDG_CONFIG_HOME"] = nil
+    process.environment = environment
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
@@ -89,12 +104,13 @@ struct PhotoTimerCommandTests {
 
   @Test("--location tags the photo with the named place; --no-location skips the step")
   func location() throws {
-    let paris = try CommandRun.run(["--seconds", "0", "--location", "48.8584,2.2945"])
+    // NB: 4 s, so the place lookup (over a second in a debug build) is in well before zero.
+    let paris = try CommandRun.run(["--simulate", "--seconds", "4", "--location", "48.8584,2.2945"])
     #expect(paris.status == 0)
     #expect(paris.output.contains("location ready: Paris 16 Passy, Paris, France"))
     #expect(paris.output.contains("captured: f/2.8 · 1/60s · ISO 400, Paris 16 Passy"))
 
-    let off = try CommandRun.run(["--seconds", "0", "--no-location"])
+    let off = try CommandRun.run(["--simulate", "--seconds", "0", "--no-location"])
     #expect(off.status == 0)
     #expect(off.output.contains("location skipped: location off (--no-location)"))
     #expect(off.output.contains("no location"))
@@ -103,14 +119,14 @@ struct PhotoTimerCommandTests {
   @Test("gpsd not running: the photo is still taken, and the line says what to do")
   func gpsdNotRunning() throws {
     // Port 1 on loopback: nothing listens there.
-    let run = try CommandRun.run(["--seconds", "0", "--gpsd", "127.0.0.1:1"])
+    let run = try CommandRun.run(["--simulate", "--seconds", "0", "--gpsd", "127.0.0.1:1"])
     #expect(run.status == 0)
     #expect(run.output.contains("location failed: gpsd not running on 127.0.0.1:1; start it"))
   }
 
   @Test("SIGINT cancels the run cleanly: exit 130, last line says cancelled")
   func interrupt() throws {
-    let run = try CommandRun.run(["--seconds", "30"], interruptAfterFirstLine: true)
+    let run = try CommandRun.run(["--simulate", "--seconds", "30"], interruptAfterFirstLine: true)
     #expect(run.status == 130)
     #expect(run.output.hasSuffix("cancelled\n"))
   }
@@ -123,5 +139,54 @@ struct PhotoTimerCommandTests {
     let version = try CommandRun.run(["--version"])
     #expect(version.status == 0)
     #expect(version.output.hasPrefix("phototimer "))
+  }
+
+  @Test("The scene camera writes a JPEG into the default Pictures folder; -o chooses another")
+  func scenePhoto() throws {
+    let run = try CommandRun.run(["--seconds", "0", "--no-location", "--size", "320x240"])
+    #expect(run.status == 0, "\(run.error)")
+    let folder = CommandRun.home.appendingPathComponent("Pictures/phototimer")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(
+      files.count == 1 && files[0].hasPrefix("IMG_") && files[0].hasSuffix(".jpg"), "\(files)")
+    #expect(run.output.contains("→ \(folder.path)/IMG_"))
+    try FileManager.default.removeItem(at: folder)
+
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-cli-out-\(getpid())")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let chosen = try CommandRun.run([
+      "--seconds", "0", "--no-location", "--size", "320x240", "--camera", "scene:night",
+      "--filter", "mono", "--keep-original", "-o", output.path,
+    ])
+    #expect(chosen.status == 0, "\(chosen.error)")
+    let written = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+    #expect(written.count == 2, "\(written)")
+    #expect(written.contains { $0.hasSuffix("_original.jpg") })
+    #expect(chosen.output.contains("Mono"))
+  }
+
+  @Test("A missing output folder is refused before the count, naming the folder: exit 1")
+  func missingFolder() throws {
+    let run = try CommandRun.run(["--seconds", "3", "-o", "/nonexistent/photos"])
+    #expect(run.status == 1)
+    #expect(
+      run.error
+        == "error: the output folder /nonexistent/photos does not exist; create it (mkdir -p "
+        + "/nonexistent/photos) or choose another with -o DIR\n")
+    #expect(run.output.isEmpty)
+  }
+
+  @Test("A missing image file fails the run with the path and what to do: exit 1")
+  func missingImage() throws {
+    let run = try CommandRun.run([
+      "--seconds", "0", "--no-location", "--camera", "file:/nonexistent/beach.jpg", "-o", "/tmp",
+    ])
+    #expect(run.status == 1)
+    #expect(
+      run.output.contains(
+        "failed: camera failed: no image file at /nonexistent/beach.jpg; check the path given to "
+          + "--camera file:PATH"))
   }
 }
