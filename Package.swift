@@ -67,6 +67,11 @@ let package = Package(
       name: "PhotoTimerImagingTests", dependencies: ["PhotoTimerImaging", "PhotoTimerTesting"],
       // NB: pixel loops over whole frames are ~30× slower unoptimised.
       swiftSettings: [.unsafeFlags(["-O"])]),
+    // The photo file, read back with exiftool and libjpeg's djpeg (installed by the setup).
+    .testTarget(
+      name: "PhotoTimerJPEGTests",
+      dependencies: ["PhotoTimerJPEG", "PhotoTimerImaging", "PhotoTimerTesting"],
+      resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],

@@ -71,6 +71,7 @@ public struct PhotoStore: PhotoSink {
       }
       if text.hasPrefix("$HOME") { text = home + text.dropFirst(5) }
       if text.hasPrefix("~/") { text = home + text.dropFirst(1) }
+      while text.count > 1, text.hasSuffix("/") { text.removeLast() }
       return text
     }
     var pictures: String?

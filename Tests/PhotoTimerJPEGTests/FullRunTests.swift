@@ -1,0 +1,78 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerTesting
+import Testing
+
+@testable import PhotoTimerJPEG
+
+/// The whole thing on the real clock: engine, scene camera, metering, filter, JPEG, EXIF.
+@Suite("A full run with the scene camera", .serialized, .timeLimit(.minutes(1)))
+struct FullRunTests {
+  @Test("Produces a valid JPEG that exiftool and libjpeg accept, with the run's metadata")
+  func producesPhoto() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    let clock = ContinuousClock()
+    let pipeline = CameraPipeline(
+      source: SceneCamera(preset: .goldenHour, width: 640, height: 480, clock: clock),
+      sink: PhotoStore(folder: folder.url), clock: clock)
+    let location = LocationTag(
+      name: "Parkside, San Francisco, United States",
+      coordinate: Coordinate(latitude: 37.7694, longitude: -122.4862, altitude: 50))
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 1),
+      services: pipeline.services(location: Preparation(isRequired: false) { location }),
+      clock: clock)
+    let result = await engine.run { _ in }
+    guard case .captured(let photo) = result else {
+      Issue.record("expected a photo, got \(result)")
+      return
+    }
+    let file = try #require(photo.file)
+    #expect(try folder.contents() == [file.lastPathComponent])
+    #expect(photo.filter == .warm)
+    let tags = try exiftool(file.path)
+    #expect(tags["IFD0:Model"] as? String == "Scene camera (golden-hour)")
+    #expect(
+      tags["IFD0:ImageDescription"] as? String
+        == "Warm look, Parkside, San Francisco, United States")
+    #expect(tags["File:ImageWidth"] as? Int == 640)
+    #expect(tags["File:ImageHeight"] as? Int == 480)
+    #expect(tags["GPS:GPSLongitudeRef"] as? String == "W")
+    // The light value exiftool computes from our aperture, shutter and ISO is the preset's.
+    let lightValue = try #require(tags["Composite:LightValue"] as? Double)
+    #expect(abs(lightValue - 11) < 0.5, "\(lightValue)")
+    let djpeg = try runTool("/usr/bin/djpeg", ["-outfile", "/dev/null", file.path])
+    #expect(djpeg.status == 0 && djpeg.error.isEmpty, "djpeg: \(djpeg.error)")
+  }
+
+  @Test("Cancelled while the photo is being written: no file, partial or temporary")
+  func cancelDuringCapture() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    let clock = ContinuousClock()
+    let pipeline = CameraPipeline(
+      source: SceneCamera(preset: .daylight, width: 4000, height: 3000, clock: clock),
+      sink: PhotoStore(folder: folder.url), clock: clock)
+    let recorder = EventRecorder()
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 0),
+      services: pipeline.services(location: .disabled(reason: "off")), clock: clock)
+    let run = Task { await engine.run(onEvent: recorder.record) }
+    // Cancel the moment the shutter fires: the 12-megapixel filter and encode are under way.
+    while !recorder.kinds.contains(.shutter) {
+      _ = await recorder.waitForEvents(recorder.events.count + 1)
+    }
+    run.cancel()
+    let result = await run.value
+    if case .captured(let photo) = result {
+      // The photo was complete before the cancel arrived: then it must be whole.
+      let file = try #require(photo.file)
+      #expect(try folder.contents() == [file.lastPathComponent])
+    } else {
+      #expect(result == .cancelled)
+      #expect(try folder.contents().isEmpty)
+    }
+  }
+}
