@@ -47,7 +47,10 @@ let package = Package(
       ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
-      dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "CMallocControl"]),
+      dependencies: [
+        "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
+        "CMallocControl",
+      ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
     .testTarget(

@@ -17,6 +17,10 @@ struct Benchmarks {
       await startCancelCycles()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--imaging" {
+      await imaging()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--geocoder" {
       geocoder()
       await firstFix()
@@ -33,6 +37,7 @@ struct Benchmarks {
     runMemoryFigureInChild()
     geocoder()
     await firstFix()
+    await imaging()
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.

@@ -113,6 +113,30 @@ func canConnect(_ port: UInt16) -> Bool {
   }
 }
 
+/// This process's open TCP sockets whose remote end is `port` on loopback, as socket inodes.
+///
+/// NB: only sockets to gpsd's port: other suites run in parallel in this process and open
+/// pipes and sockets of their own (child processes, exiftool), which must not count here.
+func openSockets(toPort port: UInt16) -> Set<String> {
+  let ours = Set(
+    openSocketsAndPipes().compactMap { entry -> String? in
+      guard let range = entry.range(of: "socket:[") else { return nil }
+      return String(entry[range.upperBound...].dropLast())
+    })
+  var found: Set<String> = []
+  for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+    guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+    for line in text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count > 9 else { continue }
+      let remotePort = fields[2].split(separator: ":").last.flatMap { UInt16($0, radix: 16) }
+      let inode = String(fields[9])
+      if remotePort == port, ours.contains(inode) { found.insert(inode) }
+    }
+  }
+  return found
+}
+
 /// This process's open sockets and pipes, as `fd → target` (for example `7 → socket:[123]`).
 func openSocketsAndPipes() -> Set<String> {
   let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

@@ -20,6 +20,8 @@ struct FullRunTests {
     let location = LocationTag(
       name: "Parkside, San Francisco, United States",
       coordinate: Coordinate(latitude: 37.7694, longitude: -122.4862, altitude: 50))
+    // NB: 1 s is shorter than the camera may take to settle under load: the shutter then waits
+    // for the camera, and the look, computed as it settles, is used all the same.
     let engine = PhotoTimerEngine(
       configuration: PhotoTimerConfiguration(countdownSeconds: 1),
       services: pipeline.services(location: Preparation(isRequired: false) { location }),

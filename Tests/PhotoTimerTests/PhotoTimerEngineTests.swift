@@ -382,3 +382,35 @@ struct PreparationStatusTests {
         == .dropped(reason: "no suggestion before the shutter; the neutral look was used"))
   }
 }
+
+@Suite("Values ready at the shutter", .timeLimit(.minutes(1)))
+struct ReadyAtShutterTests {
+  @Test("A step still running at the shutter whose value is ready is used, not dropped")
+  func readyValueIsUsed() async throws {
+    let harness = EngineHarness(seconds: 1) { clock in
+      var services = PhotoTimerServices.simulated(clock: clock, filter: .never)
+      let perform = services.filter.perform
+      services.filter = Preparation(
+        isRequired: false, ready: { FilterSuggestion(filter: .mono, reason: "ready") },
+        perform: perform)
+      return services
+    }
+    await harness.recorder.waitForEvents(1)
+    await harness.clock.waitForSleepers(4)
+    await harness.advance(to: ms(1000), newEvents: 1, sleepers: 3)  // waiting for the camera
+    await harness.advance(to: ms(1400), newEvents: 5, sleepers: 0)
+    guard case .captured(let photo) = await harness.run.value else {
+      Issue.record("expected a photo, got \(harness.recorder.kinds)")
+      return
+    }
+    #expect(photo.filter == .mono)
+    #expect(
+      photo.report(for: .filter)
+        == StepReport(
+          step: .filter,
+          outcome: .succeeded(.filter(FilterSuggestion(filter: .mono, reason: "ready"))),
+          elapsed: ms(1400)))
+    // The location had no ready value: dropped as before.
+    #expect(photo.locationUnavailableReason == "no fix before the shutter")
+  }
+}

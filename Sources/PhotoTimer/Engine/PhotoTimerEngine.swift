@@ -60,7 +60,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     let services = services
     var machine = RunStateMachine(
       configuration: configuration, required: services.requiredSteps,
-      skipped: services.skippedSteps, dropReason: services.dropReason(for:))
+      skipped: services.skippedSteps, atShutter: services.atShutter)
 
     let result = await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
       for step in PreparationStep.allCases where machine.running.contains(step) {

@@ -67,8 +67,9 @@ struct RunStateMachine {
   let required: Set<PreparationStep>
   /// Steps turned off, with why; they never run and are reported as skipped at the start.
   let skipped: [PreparationStep: String]
-  /// The reason a step still running at the shutter is dropped with; read at that moment.
-  let dropReason: (PreparationStep) -> String
+  /// What becomes of a step still running at the shutter, read at that moment: its value if
+  /// it is ready after all, else the reason it is dropped.
+  let atShutter: (PreparationStep) -> Result<StepValue, StepError>
   private(set) var phase: Phase
   private(set) var running: Set<PreparationStep>
   private var reports: [PreparationStep: StepReport] = [:]
@@ -79,7 +80,9 @@ struct RunStateMachine {
   init(
     configuration: PhotoTimerConfiguration, required: Set<PreparationStep>,
     skipped: [PreparationStep: String] = [:],
-    dropReason: @escaping (PreparationStep) -> String = \.droppedReason
+    atShutter: @escaping (PreparationStep) -> Result<StepValue, StepError> = {
+      .failure(StepError(message: $0.droppedReason))
+    }
   ) {
     countdown = Countdown(
       ticks: configuration.countdownSeconds, interval: configuration.tickInterval)
@@ -87,7 +90,7 @@ struct RunStateMachine {
     self.required = required.union([.camera])
     // NB: the camera always runs: there is no photo without it.
     self.skipped = skipped.filter { $0.key != .camera }
-    self.dropReason = dropReason
+    self.atShutter = atShutter
     running = Set(PreparationStep.allCases).subtracting(self.skipped.keys)
     phase = .counting(remaining: countdown.ticks)
   }
@@ -197,8 +200,15 @@ struct RunStateMachine {
   private mutating func shoot(at now: Duration) -> [Action] {
     var actions: [Action] = []
     for step in PreparationStep.allCases where running.contains(step) {
-      let report = StepReport(
-        step: step, outcome: .dropped(reason: dropReason(step)), elapsed: now)
+      let outcome: StepOutcome
+      switch atShutter(step) {
+      case .success(let value):
+        record(value)
+        outcome = .succeeded(value)
+      case .failure(let reason):
+        outcome = .dropped(reason: reason.message)
+      }
+      let report = StepReport(step: step, outcome: outcome, elapsed: now)
       reports[step] = report
       actions.append(.publish(event(.stepFinished(report), at: now)))
     }

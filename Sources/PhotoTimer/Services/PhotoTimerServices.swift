@@ -42,6 +42,19 @@ public struct PhotoTimerServices: Sendable {
     return steps
   }
 
+  /// What becomes of `step` when the shutter fires while it still runs: its value if it is
+  /// ready after all, else dropped with its own live status, or a general reason.
+  func atShutter(_ step: PreparationStep) -> Result<StepValue, RunStateMachine.StepError> {
+    let ready: StepValue? =
+      switch step {
+      case .camera: nil
+      case .location: location.ready().map(StepValue.location)
+      case .filter: filter.ready().map(StepValue.filter)
+      }
+    if let ready { return .success(ready) }
+    return .failure(RunStateMachine.StepError(message: dropReason(for: step)))
+  }
+
   /// Why `step` is dropped at the shutter: its own live status, else a general reason.
   func dropReason(for step: PreparationStep) -> String {
     let status: String? =

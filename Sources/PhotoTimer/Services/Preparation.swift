@@ -24,6 +24,12 @@ public struct Preparation<Value: Sendable>: Sendable {
   /// A user interface may show it beside the step's spinner. When an optional step is still
   /// running at the shutter, the engine drops it with this text as the reason.
   public var status: @Sendable () -> String?
+  /// The step's value when it is already known without waiting, or `nil`.
+  ///
+  /// When the shutter fires while the step is still running, the engine asks this first: a
+  /// value that is ready (say, a suggestion computed the instant the camera settled, whose
+  /// task has not been scheduled yet) is used rather than dropped.
+  public var ready: @Sendable () -> Value?
   /// Why the step is turned off, or `nil` when it runs.
   ///
   /// A turned-off step never starts: its work is not called, and it is reported at once as
@@ -36,13 +42,16 @@ public struct Preparation<Value: Sendable>: Sendable {
   ///   - isRequired: Whether the photo needs this step's value.
   ///   - status: What the step is waiting for right now, read by user interfaces and as the
   ///     reason when the shutter drops the step.
+  ///   - ready: The value when it is already known without waiting, asked at the shutter.
   ///   - perform: The work; it must return promptly when its task is cancelled.
   public init(
     isRequired: Bool, status: @escaping @Sendable () -> String? = { nil },
+    ready: @escaping @Sendable () -> Value? = { nil },
     perform: @escaping @Sendable () async throws -> Value
   ) {
     self.isRequired = isRequired
     self.status = status
+    self.ready = ready
     self.perform = perform
     self.disabledReason = nil
   }

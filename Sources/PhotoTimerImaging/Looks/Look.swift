@@ -118,6 +118,12 @@ public struct Look: Sendable {
     }
   }
 
+  /// Applies the look to the whole of `frame` in place, on the calling thread, with no
+  /// cancellation check: the naive way, for the benchmark's baseline.
+  package func applyInPlace(to frame: inout Frame) {
+    apply(rows: 0..<frame.height, of: &frame)
+  }
+
   /// Applies the look to `rows` of `frame` in place.
   func apply(rows: Range<Int>, of frame: inout Frame) {
     let saturation = saturation

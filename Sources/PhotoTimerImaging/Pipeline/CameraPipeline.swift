@@ -53,6 +53,8 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   private final class Run: Sendable {
     let session = Locked<(any CameraSession)?>(nil)
     let preview = OneShot<(frame: Frame, sceneEV: Double)>()
+    /// The suggestion, computed the moment the camera settled.
+    let suggestion = Locked<FilterSuggestion?>(nil)
   }
 
   /// Creates the pipeline.
@@ -108,9 +110,16 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
         FilterSuggestion(filter: filter, confidence: 1, reason: "chosen by you")
       }
     case .auto:
-      return Preparation(isRequired: false) {
-        let preview = try await self.run().preview.value()
-        return self.advisor.suggest(for: preview.frame, sceneEV: preview.sceneEV)
+      // NB: the camera step computes the suggestion as it settles (under a millisecond), so
+      // when the shutter fires right as the camera becomes ready the look is not lost.
+      return Preparation(
+        isRequired: false, status: { "waiting for the camera's preview" },
+        ready: { self.current.withLock { $0 }?.suggestion.withLock { $0 } }
+      ) {
+        let run = self.run()
+        let preview = try await run.preview.value()
+        return run.suggestion.withLock { $0 }
+          ?? self.advisor.suggest(for: preview.frame, sceneEV: preview.sceneEV)
       }
     }
   }
@@ -132,6 +141,10 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
       run.session.withLock { $0 = session }
       let report = try await settler.settle(session, clock: clock)
       let sceneEV = Metering.sceneEV(of: report.preview)
+      if filterChoice == .auto {
+        let suggestion = advisor.suggest(for: report.preview, sceneEV: sceneEV)
+        run.suggestion.withLock { $0 = suggestion }
+      }
       run.preview.fulfil(.success((report.preview, sceneEV)))
       return program.settings(forSceneEV: sceneEV)
     } catch {
