@@ -3,7 +3,7 @@ import PhotoTimerGPSD
 import PhotoTimerImaging
 import PhotoTimerLocation
 
-/// The command line, parsed.
+/// The command line, interpreted.
 struct CommandOptions: Equatable {
   /// Where the geotag comes from.
   enum LocationChoice: Equatable {
@@ -27,6 +27,16 @@ struct CommandOptions: Equatable {
     case file(String)
   }
 
+  /// How the run is shown.
+  enum OutputMode: Equatable {
+    /// The live view (stdout is a terminal).
+    case live
+    /// One plain line per event (stdout is not a terminal).
+    case plain
+    /// One JSON object per event (`--json`).
+    case json
+  }
+
   /// What a run is asked to do.
   struct RunOptions: Equatable {
     var seconds = 5
@@ -36,161 +46,212 @@ struct CommandOptions: Equatable {
     var filter = FilterChoice.auto
     var keepOriginal = false
     var quality = 92
-    var size = (width: 1920, height: 1080)
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-      lhs.seconds == rhs.seconds && lhs.location == rhs.location && lhs.camera == rhs.camera
-        && lhs.output == rhs.output && lhs.filter == rhs.filter
-        && lhs.keepOriginal == rhs.keepOriginal && lhs.quality == rhs.quality
-        && lhs.size == rhs.size
-    }
+    var width = 1920
+    var height = 1080
+    var sequential = false
+    var json = false
+    var beep: Bool?
+    var color = true
   }
 
   enum Action: Equatable {
     case run(RunOptions)
+    case doctor(RunOptions)
     case help
     case version
   }
 
-  /// A command line that cannot be run, with what to change.
+  /// Bad usage: every problem found, one per line.
   struct UsageError: Error, Equatable, CustomStringConvertible {
-    var description: String
+    var problems: [String]
+    var description: String { problems.joined(separator: "\n") }
   }
 
-  static let usageLine =
-    "usage: phototimer [-s N] [--camera SOURCE] [-o DIR] [--filter NAME|auto|none]"
-    + " [--location LAT,LON | --no-location | --gpsd HOST:PORT] [--simulate] [-h] [--version]"
+  static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
 
   static let help = """
     phototimer — a photo self-timer that prepares the shot while it counts
 
-    \(usageLine)
+    usage:
+      phototimer [options]            take a photo with the self-timer
+      phototimer doctor               say what is available and what is wrong
 
-      -s, --seconds N      countdown, 0…3600 (default 5)
-      --camera SOURCE      auto (default: the scene camera) | scene[:PRESET] | file:PATH
-                           presets: daylight, overcast, golden-hour, indoor, night
-      --size WxH           the scene camera's photo size (default 1920x1080)
-      -o, --output DIR     folder for photos (default: XDG Pictures dir/phototimer)
-      --filter NAME        a look (natural, vivid, warm, cool, mono, dramatic, fade),
-                           auto (default: chosen from the preview) or none
-      --keep-original      also save the unfiltered photo
-      --quality N          JPEG quality, 1…100 (default 92)
-      --location LAT,LON   fixed location instead of gpsd (decimal degrees)
-      --no-location        no location at all: gpsd is not asked, nothing is written
-      --gpsd HOST:PORT     gpsd to ask (default 127.0.0.1:2947)
-      --simulate           the seed's simulation (timings only: no pixels, no file)
-      -h, --help           show this help
-      --version            show the version
+    options:
+      -s, --seconds N               countdown, 0…3600 (default 5)
+      --camera SOURCE               auto (default) | scene[:PRESET] | file:PATH
+                                    | ffmpeg:INPUT | gphoto2 (not in this build yet)
+                                    presets: daylight, overcast, golden-hour, indoor, night
+      --ffmpeg-format FORMAT        ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)
+      -o, --output DIR              folder for photos (default: XDG Pictures dir/phototimer)
+      --location LAT,LON            fixed location instead of gpsd
+      --no-location                 no location at all: gpsd is not asked, nothing is written
+      --gpsd HOST:PORT              gpsd to ask (default 127.0.0.1:2947)
+      --filter NAME|auto|none       force a look (natural, vivid, warm, cool, mono, dramatic,
+                                    fade), or let the analysis choose (default auto)
+      --keep-original               also save the unfiltered photo
+      --simulate                    the built-in simulation (seed timings, no hardware, no file)
+      --sequential                  run the preparations one after another, then count
+                                    (for comparison)
+      --json                        JSON Lines events on stdout instead of the UI
+      --beep / --no-beep            terminal bell each second, a distinct last one
+                                    (default: on in the live view)
+      --no-color                    no colour (NO_COLOR is honoured too)
+      --size WxH                    the scene camera's photo size (default 1920x1080)
+      --quality N                   JPEG quality, 1…100 (default 92)
+      -h, --help    --version
 
-    Exit status: 0 photo taken, 1 the run failed (camera, file or folder: the message says
-    what to do), 64 bad usage, 130 cancelled.
+    keys in the live view: c, Esc or q cancel · space or Enter take it now · r restart
+
+    exit status: 0 photo taken · 1 the run failed (the message says what to do) · 2 bad usage
+    · 130 cancelled (key or Ctrl-C) · 143 terminated (SIGTERM) · 129 hung up (SIGHUP)
     """
+
+  static let parser = ArgumentParser(
+    options: [
+      .init(names: ["-s", "--seconds"], valueName: "N"),
+      .init(names: ["--camera"], valueName: "SOURCE"),
+      .init(names: ["--ffmpeg-format"], valueName: "FORMAT"),
+      .init(names: ["-o", "--output"], valueName: "DIR"),
+      .init(names: ["--location"], valueName: "LAT,LON"),
+      .init(names: ["--no-location"]),
+      .init(names: ["--gpsd"], valueName: "HOST:PORT"),
+      .init(names: ["--filter"], valueName: "NAME"),
+      .init(names: ["--keep-original"]),
+      .init(names: ["--simulate"]),
+      .init(names: ["--sequential"]),
+      .init(names: ["--json"]),
+      .init(names: ["--beep"]),
+      .init(names: ["--no-beep"]),
+      .init(names: ["--no-color"]),
+      .init(names: ["--burst"], valueName: "N"),
+      .init(names: ["--interval"], valueName: "SECONDS"),
+      .init(names: ["--count"], valueName: "N"),
+      .init(names: ["--size"], valueName: "WxH"),
+      .init(names: ["--quality"], valueName: "N"),
+      .init(names: ["-h", "--help"]),
+      .init(names: ["--version"]),
+    ], commands: ["doctor"])
 
   var action: Action
 
-  init(arguments: [String]) throws(UsageError) {
+  /// Interprets the command line.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments, without the program name.
+  ///   - environment: For `NO_COLOR`.
+  /// - Throws: ``UsageError`` with every problem found.
+  init(arguments: [String], environment: [String: String] = [:]) throws(UsageError) {
+    let (parsed, parseProblems) = Self.parser.parse(arguments)
+    var problems = parseProblems
+    if parsed.has("--help") {
+      action = .help
+      return
+    }
+    if parsed.has("--version") {
+      action = .version
+      return
+    }
+    for positional in parsed.positionals {
+      let suggestion =
+        ArgumentParser.distance(positional, "doctor") <= 2 ? "; did you mean 'doctor'?" : ""
+      problems.append("unexpected argument '\(positional)'\(suggestion)")
+    }
     var run = RunOptions()
-    var simulate = false
-    var cameraGiven = false
-    var locationOptions: [String] = []
-    var index = 0
-    func value(of option: String, inline: String?) throws(UsageError) -> String {
-      if let inline { return inline }
-      index += 1
-      guard index < arguments.count else {
-        throw UsageError(description: "\(option) needs a value, for example '\(option) 5'")
-      }
-      return arguments[index]
-    }
-    while index < arguments.count {
-      let argument = arguments[index]
-      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-      let name = argument.hasPrefix("--") ? parts[0] : argument
-      let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
-      switch name {
-      case "-h", "--help":
-        action = .help
-        return
-      case "--version":
-        action = .version
-        return
-      case "-s", "--seconds":
-        let text = try value(of: name, inline: inline)
-        guard let number = Int(text), (0...3600).contains(number) else {
-          throw UsageError(
-            description: "\(name) takes a whole number of seconds from 0 to 3600, not '\(text)'")
-        }
+    if let text = parsed.value("--seconds") {
+      if let number = Int(text), (0...3600).contains(number) {
         run.seconds = number
-      case "--simulate":
-        simulate = true
-      case "--camera":
-        let text = try value(of: name, inline: inline)
-        run.camera = try Self.camera(text)
-        cameraGiven = true
-      case "-o", "--output":
-        let text = try value(of: name, inline: inline)
-        guard !text.isEmpty else {
-          throw UsageError(description: "\(name) needs a folder, for example '\(name) ~/Pictures'")
-        }
-        run.output = text
-      case "--filter":
-        let text = try value(of: name, inline: inline)
-        run.filter = try Self.filter(text)
-      case "--keep-original":
-        run.keepOriginal = true
-      case "--quality":
-        let text = try value(of: name, inline: inline)
-        guard let number = Int(text), (1...100).contains(number) else {
-          throw UsageError(
-            description: "--quality takes a whole number from 1 to 100, not '\(text)'")
-        }
-        run.quality = number
-      case "--size":
-        let text = try value(of: name, inline: inline)
-        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (16...12_000).contains(parts[0]), (16...12_000).contains(parts[1])
-        else {
-          throw UsageError(
-            description: "--size takes WIDTHxHEIGHT from 16 to 12000 pixels, not '\(text)'")
-        }
-        run.size = (parts[0], parts[1])
-      case "--location":
-        let text = try value(of: name, inline: inline)
-        do {
-          run.location = .manual(try ManualLocation(parsing: text))
-        } catch {
-          throw UsageError(description: "--location: \(error)")
-        }
-        locationOptions.append(name)
-      case "--no-location":
-        run.location = .off
-        locationOptions.append(name)
-      case "--gpsd":
-        let text = try value(of: name, inline: inline)
-        guard let endpoint = GPSDEndpoint(text) else {
-          throw UsageError(
-            description: "--gpsd takes HOST:PORT with a port from 1 to 65535, not '\(text)'")
-        }
-        run.location = .gpsd(endpoint)
-        locationOptions.append(name)
-      default:
-        throw UsageError(description: "unknown option '\(argument)'; see 'phototimer --help'")
+      } else {
+        problems.append("--seconds takes a whole number of seconds from 0 to 3600, not '\(text)'")
       }
-      index += 1
     }
-    guard locationOptions.count <= 1 else {
-      throw UsageError(
-        description: "\(locationOptions.joined(separator: " and ")) cannot be combined; "
-          + "choose one source of location")
+    if let text = parsed.value("--camera") {
+      do throws(UsageError) {
+        run.camera = try Self.camera(text)
+      } catch {
+        problems += error.problems
+      }
     }
-    if simulate {
-      guard !cameraGiven else {
-        throw UsageError(description: "--simulate and --camera cannot be combined")
+    if parsed.has("--ffmpeg-format"), !(parsed.value("--camera") ?? "").hasPrefix("ffmpeg:") {
+      problems.append("--ffmpeg-format applies only to --camera ffmpeg:INPUT")
+    }
+    if let text = parsed.value("--output") {
+      if text.isEmpty {
+        problems.append("--output needs a folder, for example '--output ~/Pictures'")
+      } else {
+        run.output = text
+      }
+    }
+    if let text = parsed.value("--filter") {
+      do throws(UsageError) {
+        run.filter = try Self.filter(text)
+      } catch {
+        problems += error.problems
+      }
+    }
+    run.keepOriginal = parsed.has("--keep-original")
+    run.sequential = parsed.has("--sequential")
+    run.json = parsed.has("--json")
+    if let text = parsed.value("--quality") {
+      if let number = Int(text), (1...100).contains(number) {
+        run.quality = number
+      } else {
+        problems.append("--quality takes a whole number from 1 to 100, not '\(text)'")
+      }
+    }
+    if let text = parsed.value("--size") {
+      let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+      if parts.count == 2, (16...12_000).contains(parts[0]), (16...12_000).contains(parts[1]) {
+        run.width = parts[0]
+        run.height = parts[1]
+      } else {
+        problems.append("--size takes WIDTHxHEIGHT from 16 to 12000 pixels, not '\(text)'")
+      }
+    }
+    // Location: one source at most.
+    let locationOptions = parsed.order.filter {
+      ["--location", "--no-location", "--gpsd"].contains($0)
+    }
+    if locationOptions.count > 1 {
+      problems.append(
+        "\(locationOptions.joined(separator: " and ")) cannot be combined; choose one source "
+          + "of location")
+    }
+    if let text = parsed.value("--location") {
+      do {
+        run.location = .manual(try ManualLocation(parsing: text))
+      } catch {
+        problems.append("--location: \(error)")
+      }
+    }
+    if parsed.has("--no-location") { run.location = .off }
+    if let text = parsed.value("--gpsd") {
+      if let endpoint = GPSDEndpoint(text) {
+        run.location = .gpsd(endpoint)
+      } else {
+        problems.append("--gpsd takes HOST:PORT with a port from 1 to 65535, not '\(text)'")
+      }
+    }
+    if parsed.has("--beep"), parsed.has("--no-beep") {
+      problems.append("--beep and --no-beep cannot be combined")
+    } else if parsed.has("--beep") {
+      run.beep = true
+    } else if parsed.has("--no-beep") {
+      run.beep = false
+    }
+    run.color = !parsed.has("--no-color") && (environment["NO_COLOR"] ?? "").isEmpty
+    if parsed.has("--simulate") {
+      if parsed.has("--camera") {
+        problems.append("--simulate and --camera cannot be combined")
       }
       run.camera = .simulated
       if locationOptions.isEmpty { run.location = .simulated }
     }
-    action = .run(run)
+    for option in ["--burst", "--interval", "--count"] where parsed.has(option) {
+      problems.append(
+        "\(option) is not available in this build yet; take single photos for now")
+    }
+    guard problems.isEmpty else { throw UsageError(problems: problems) }
+    action = parsed.command == "doctor" ? .doctor(run) : .run(run)
   }
 
   private static func camera(_ text: String) throws(UsageError) -> CameraChoice {
@@ -199,19 +260,26 @@ struct CommandOptions: Equatable {
       let name = String(text.dropFirst("scene:".count))
       guard let preset = ScenePreset.named(name) else {
         let names = ScenePreset.all.map(\.name).joined(separator: ", ")
-        throw UsageError(description: "no scene preset '\(name)'; choose one of \(names)")
+        throw UsageError(problems: ["no scene preset '\(name)'; choose one of \(names)"])
       }
       return .scene(preset)
     }
     if text.hasPrefix("file:") {
       let path = String(text.dropFirst("file:".count))
       guard !path.isEmpty else {
-        throw UsageError(description: "--camera file: needs a path, for example file:photo.jpg")
+        throw UsageError(problems: ["--camera file: needs a path, for example file:photo.jpg"])
       }
       return .file(path)
     }
-    throw UsageError(
-      description: "unknown camera '\(text)'; use auto, scene[:PRESET] or file:PATH")
+    if text.hasPrefix("ffmpeg:") || text == "gphoto2" {
+      throw UsageError(problems: [
+        "--camera \(text): ffmpeg and gphoto2 cameras are not in this build yet; use "
+          + "scene[:PRESET] or file:PATH"
+      ])
+    }
+    throw UsageError(problems: [
+      "unknown camera '\(text)'; use auto, scene[:PRESET], file:PATH, ffmpeg:INPUT or gphoto2"
+    ])
   }
 
   private static func filter(_ text: String) throws(UsageError) -> FilterChoice {
@@ -221,9 +289,10 @@ struct CommandOptions: Equatable {
     default:
       let looks: [PhotoFilter] = [.natural, .vivid, .warm, .cool, .mono, .dramatic, .fade]
       guard let look = looks.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-        throw UsageError(
-          description: "no look '\(text)'; choose one of "
-            + looks.map { $0.rawValue.lowercased() }.joined(separator: ", ") + ", auto or none")
+        throw UsageError(problems: [
+          "no look '\(text)'; choose one of "
+            + looks.map { $0.rawValue.lowercased() }.joined(separator: ", ") + ", auto or none"
+        ])
       }
       return .fixed(look)
     }

@@ -1,5 +1,11 @@
 import PhotoTimer
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The documented exit statuses of `phototimer`.
 enum ExitCode: Int32 {
   /// The photo was taken.
@@ -7,15 +13,25 @@ enum ExitCode: Int32 {
   /// The run failed; the message says why.
   case failure = 1
   /// The command line was wrong.
-  case usage = 64
-  /// The user cancelled (Ctrl-C, SIGTERM).
+  case usage = 2
+  /// The terminal hung up (SIGHUP).
+  case hangUp = 129
+  /// The user cancelled (a key, or Ctrl-C / SIGINT).
   case cancelled = 130
+  /// Terminated (SIGTERM).
+  case terminated = 143
 
-  init(_ result: PhotoTimerResult) {
+  /// The status for a run's result; `signal` is the signal that cancelled it, if one did.
+  init(_ result: PhotoTimerResult, signal: Int32? = nil) {
     switch result {
     case .captured: self = .success
     case .failed: self = .failure
-    case .cancelled: self = .cancelled
+    case .cancelled:
+      switch signal {
+      case SIGTERM: self = .terminated
+      case SIGHUP: self = .hangUp
+      default: self = .cancelled
+      }
     }
   }
 }

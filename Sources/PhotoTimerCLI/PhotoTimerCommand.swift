@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PhotoTimer
 import PhotoTimerGPSD
@@ -12,24 +11,31 @@ import PhotoTimerLocation
   import Darwin
 #endif
 
-/// `phototimer`: runs the self-timer and prints each change of state, one line each.
+/// `phototimer`: the self-timer with a live terminal view, plain lines or JSON Lines.
 @main
 struct PhotoTimerCommand {
   static func main() async {
+    // NB: a closed pipe downstream (phototimer --json | head -1) is an error to handle, not a
+    // reason to die without restoring the terminal.
+    signal(SIGPIPE, SIG_IGN)
+    let environment = ProcessInfo.processInfo.environment
     let options: CommandOptions
     do {
-      options = try CommandOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+      options = try CommandOptions(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
     } catch {
-      writeError("error: \(error)\n\(CommandOptions.usageLine)\n")
+      writeError(error.problems.map { "error: \($0)\n" }.joined() + CommandOptions.usageLine + "\n")
       exit(ExitCode.usage.rawValue)
     }
     switch options.action {
     case .help:
-      print(CommandOptions.help)
+      StandardStream.output.write(CommandOptions.help + "\n")
       exit(ExitCode.success.rawValue)
     case .version:
-      print("phototimer \(PhotoTimerVersion.current)")
+      StandardStream.output.write("phototimer \(PhotoTimerVersion.current)\n")
       exit(ExitCode.success.rawValue)
+    case .doctor(let run):
+      exit(await Doctor(options: run).report())
     case .run(let run):
       let services: PhotoTimerServices
       do {
@@ -38,12 +44,10 @@ struct PhotoTimerCommand {
         writeError("error: \(error)\n")
         exit(ExitCode.failure.rawValue)
       }
-      let result = await runTimer(run, services: services)
-      exit(ExitCode(result).rawValue)
+      exit(await Session(options: run, services: services).run().rawValue)
     }
   }
 
-  /// Runs the built-in simulation, printing each status change; SIGINT and SIGTERM cancel.
   /// The services the options ask for; checks the output folder before any counting.
   static func makeServices(_ options: CommandOptions.RunOptions) throws -> PhotoTimerServices {
     let clock = ContinuousClock()
@@ -52,7 +56,7 @@ struct PhotoTimerCommand {
     case .simulated: break
     case .scene(let preset):
       let source = SceneCamera(
-        preset: preset, width: options.size.width, height: options.size.height, clock: clock)
+        preset: preset, width: options.width, height: options.height, clock: clock)
       services = try pipeline(source, options).services(location: services.location)
     case .file(let path):
       let source = ImageFileCamera(path: path, clock: clock)
@@ -68,54 +72,262 @@ struct PhotoTimerCommand {
     return services
   }
 
+  /// The photo store the options ask for.
+  static func store(_ options: CommandOptions.RunOptions) -> PhotoStore {
+    if let output = options.output {
+      return PhotoStore(
+        folder: URL(fileURLWithPath: (output as NSString).expandingTildeInPath),
+        quality: options.quality)
+    }
+    return PhotoStore(
+      folder: PhotoStore.defaultFolder(), quality: options.quality, createsFolder: true)
+  }
+
   private static func pipeline(
     _ source: any CameraSource, _ options: CommandOptions.RunOptions
   )
     throws -> CameraPipeline<ContinuousClock>
   {
-    let store =
-      if let output = options.output {
-        PhotoStore(
-          folder: URL(fileURLWithPath: (output as NSString).expandingTildeInPath),
-          quality: options.quality)
-      } else {
-        PhotoStore(
-          folder: PhotoStore.defaultFolder(), quality: options.quality, createsFolder: true)
-      }
+    let store = store(options)
     try store.checkFolder()
     return CameraPipeline(
       source: source, sink: store, clock: ContinuousClock(), filter: options.filter,
       keepOriginal: options.keepOriginal)
   }
 
-  static func runTimer(
-    _ options: CommandOptions.RunOptions, services: PhotoTimerServices
-  ) async
-    -> PhotoTimerResult
-  {
-    let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: options.seconds),
-      services: services, clock: ContinuousClock())
-    let printer = StatusPrinter()
-    // NB: signals are handled before the run starts, so a Ctrl-C at any instant cancels it;
-    // one that arrives before the task exists is remembered and applied at once.
-    let pending = Locked<(cancelled: Bool, run: Task<PhotoTimerResult, Never>?)>((false, nil))
-    let signals = SignalCancellation(signals: [SIGINT, SIGTERM]) {
-      pending.withLock { state in
-        state.cancelled = true
-        state.run?.cancel()
-      }
-    }
-    defer { signals.stop() }
-    let run = Task { await engine.run { printer.show($0) } }
-    pending.withLock { state in
-      state.run = run
-      if state.cancelled { run.cancel() }
-    }
-    return await run.value
-  }
-
   static func writeError(_ text: String) {
     StandardStream.error.write(text)
+  }
+}
+
+/// One invocation: the runs (more than one after a restart), the display, keys and signals.
+final class Session: Sendable {
+  private struct State {
+    var cancelCurrent: (@Sendable () -> Void)?
+    var button: AsyncStream<Void>.Continuation?
+    var restart = false
+    var signal: Int32?
+    var stopped = false
+  }
+
+  let options: CommandOptions.RunOptions
+  let services: PhotoTimerServices
+  private let state = Locked(State())
+  private let clock = ContinuousClock()
+
+  init(options: CommandOptions.RunOptions, services: PhotoTimerServices) {
+    self.options = options
+    self.services = services
+  }
+
+  /// Runs until a photo is taken, the run fails, or it is cancelled; returns the exit status.
+  func run() async -> ExitCode {
+    let mode: CommandOptions.OutputMode =
+      options.json ? .json : (Terminal.isInteractive ? .live : .plain)
+    let terminal = mode == .live ? Terminal() : nil
+    let services = services
+    let display: any RunDisplay =
+      switch mode {
+      case .json: JSONDisplay()
+      case .plain: PlainDisplay()
+      case .live:
+        LiveDisplay(
+          title: title, color: options.color, beep: options.beep ?? true,
+          terminal: terminal ?? Terminal(),
+          status: { step in
+            switch step {
+            case .camera: nil
+            case .location: services.location.status()
+            case .filter: services.filter.status()
+            }
+          })
+      }
+    // NB: signals and keys are handled before the first run starts, so one that arrives at any
+    // instant cancels it; one that comes before the task exists is remembered.
+    let signals = SignalCancellation(signals: [SIGINT, SIGTERM, SIGHUP]) { [self] number in
+      cancel(signal: number)
+    }
+    let keys =
+      mode == .live
+      ? KeyReader { [self] key in
+        switch key {
+        case .cancel: cancel(signal: nil)
+        case .takeNow: state.withLock { _ = $0.button?.yield() }
+        case .restart:
+          let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+            state.restart = true
+            return state.cancelCurrent
+          }
+          cancel?()
+        }
+      } : nil
+    defer {
+      keys?.stop()
+      signals.stop()
+      display.close()
+    }
+    var result = PhotoTimerResult.cancelled
+    var base = Duration.zero
+    var timeline = Timeline()
+    let sessionStart = clock.now
+    while true {
+      base = sessionStart.duration(to: clock.now)
+      timeline = Timeline()
+      let (outcome, line) = await once(display: display, base: base, timeline: timeline)
+      result = outcome
+      timeline = line
+      let again = state.withLock { state -> Bool in
+        defer { state.restart = false }
+        return state.restart && state.signal == nil && !state.stopped
+      }
+      guard again, result == .cancelled else { break }
+      display.note("restarting…")
+    }
+    display.finish(result, timeline: timeline)
+    if case .failed(let failure) = result {
+      PhotoTimerCommand.writeError("error: \(failure.message)\n")
+    }
+    return ExitCode(result, signal: state.withLock { $0.signal })
+  }
+
+  /// One run: sequential preparations first when asked, then the engine.
+  private func once(
+    display: any RunDisplay, base: Duration, timeline: Timeline
+  ) async
+    -> (PhotoTimerResult, Timeline)
+  {
+    let timelineBox = Locked(timeline)
+    var services = services
+    var countBase = base
+    if options.sequential {
+      switch await prepareSequentially(display: display, base: base, timeline: timelineBox) {
+      case .ready(let ready, let end):
+        services = ready
+        countBase = end
+      case .ended(let result):
+        return (result, timelineBox.withLock { $0 })
+      }
+    }
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: options.seconds),
+      services: services, clock: clock)
+    let (presses, button) = AsyncStream.makeStream(of: Void.self)
+    let countStart = countBase
+    let sequential = options.sequential
+    let task = Task {
+      await engine.run(shootNow: presses) { event in
+        // NB: after --sequential the steps were shown as they ran; the count only repeats them.
+        if sequential, case .stepFinished = event.kind { return }
+        timelineBox.withLock { $0.record(event, base: countStart, countStart: countStart) }
+        display.show(event, base: countStart)
+      }
+    }
+    let cancelledAlready = state.withLock { state -> Bool in
+      state.cancelCurrent = { task.cancel() }
+      state.button = button
+      return state.signal != nil || state.stopped || state.restart
+    }
+    if cancelledAlready { task.cancel() }
+    let result = await task.value
+    button.finish()
+    state.withLock {
+      $0.cancelCurrent = nil
+      $0.button = nil
+    }
+    return (result, timelineBox.withLock { $0 })
+  }
+
+  private enum Sequential {
+    case ready(PhotoTimerServices, end: Duration)
+    case ended(PhotoTimerResult)
+  }
+
+  /// `--sequential`: each preparation in turn, timed, then a count with the values ready.
+  private func prepareSequentially(
+    display: any RunDisplay, base: Duration, timeline: Locked<Timeline>
+  ) async -> Sequential {
+    let start = clock.now
+    let services = services
+    let clock = clock
+    let task = Task { () -> Sequential in
+      var ready = services
+      func finished(_ step: PreparationStep, _ began: Duration, _ outcome: StepOutcome) {
+        let end = start.duration(to: clock.now)
+        let report = StepReport(step: step, outcome: outcome, elapsed: end)
+        let event = PhotoTimerEvent(offset: end, kind: .stepFinished(report))
+        timeline.withLock {
+          $0.stepStarts[step] = base + began
+          $0.record(event, base: base, countStart: base)
+        }
+        display.show(event, base: base)
+      }
+      display.note("--sequential: one preparation after another, then the count")
+      var began = start.duration(to: clock.now)
+      do {
+        let settings = try await services.camera.prepare()
+        finished(.camera, began, .succeeded(.camera(settings)))
+        ready.camera.prepare = { settings }
+      } catch {
+        if Task.isCancelled { return .ended(.cancelled) }
+        finished(.camera, began, .failed(reason: "\(error)"))
+        return .ended(
+          .failed(
+            PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(error)")))
+      }
+      began = start.duration(to: clock.now)
+      if let reason = services.location.disabledReason {
+        finished(.location, began, .skipped(reason: reason))
+      } else {
+        do {
+          let tag = try await services.location.perform()
+          finished(.location, began, .succeeded(.location(tag)))
+          ready.location = Preparation(isRequired: false) { tag }
+        } catch {
+          if Task.isCancelled { return .ended(.cancelled) }
+          finished(.location, began, .failed(reason: "\(error)"))
+          ready.location = .disabled(reason: "\(error)")
+        }
+      }
+      began = start.duration(to: clock.now)
+      if let reason = services.filter.disabledReason {
+        finished(.filter, began, .skipped(reason: reason))
+      } else {
+        do {
+          let suggestion = try await services.filter.perform()
+          finished(.filter, began, .succeeded(.filter(suggestion)))
+          ready.filter = Preparation(isRequired: false) { suggestion }
+        } catch {
+          if Task.isCancelled { return .ended(.cancelled) }
+          finished(.filter, began, .failed(reason: "\(error)"))
+        }
+      }
+      return .ready(ready, end: base + start.duration(to: clock.now))
+    }
+    let cancelledAlready = state.withLock { state -> Bool in
+      state.cancelCurrent = { task.cancel() }
+      return state.signal != nil || state.stopped || state.restart
+    }
+    if cancelledAlready { task.cancel() }
+    let outcome = await task.value
+    state.withLock { $0.cancelCurrent = nil }
+    if case .ended = outcome { await services.camera.release() }
+    return outcome
+  }
+
+  private var title: String {
+    switch options.camera {
+    case .simulated: "simulation"
+    case .scene(let preset): "scene camera (\(preset.name))"
+    case .file(let path): "image file \((path as NSString).lastPathComponent)"
+    }
+  }
+
+  /// Cancels the run; `signal` is the signal that asked for it, if any.
+  private func cancel(signal: Int32?) {
+    state.withLock { state -> (@Sendable () -> Void)? in
+      if let signal, state.signal == nil { state.signal = signal }
+      state.stopped = true
+      return state.cancelCurrent
+    }?()
   }
 }

@@ -26,7 +26,7 @@ final class SignalCancellation: Sendable {
   private let writeEnd: Int32
 
   /// Starts handling `signals`; `onSignal` runs on a dedicated thread for each one received.
-  init(signals: [Int32], onSignal: @escaping @Sendable () -> Void) {
+  init(signals: [Int32], onSignal: @escaping @Sendable (Int32) -> Void) {
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) != 0 { fds = [-1, -1] }
     readEnd = fds[0]
@@ -56,7 +56,7 @@ final class SignalCancellation: Sendable {
       while true {
         let count = read(readEnd, &byte, 1)
         if count == 1 {
-          onSignal()
+          onSignal(Int32(byte))
         } else if count < 0, errno == EINTR {
           continue
         } else {

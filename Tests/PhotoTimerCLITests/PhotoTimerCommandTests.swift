@@ -76,7 +76,7 @@ struct PhotoTimerCommandTests {
   }
 
   @Test(
-    "Bad usage says what to change and exits 64",
+    "Bad usage says what to change and exits 2",
     arguments: [
       (
         ["--seconds", "abc"], "--seconds takes a whole number of seconds from 0 to 3600, not 'abc'"
@@ -96,7 +96,7 @@ struct PhotoTimerCommandTests {
     ])
   func badUsage(arguments: [String], message: String) throws {
     let run = try CommandRun.run(arguments)
-    #expect(run.status == 64)
+    #expect(run.status == 2)
     #expect(run.error.contains("error: \(message)"))
     #expect(run.error.contains("usage: phototimer"))
     #expect(run.output.isEmpty)
@@ -136,6 +136,7 @@ struct PhotoTimerCommandTests {
     let help = try CommandRun.run(["--help"])
     #expect(help.status == 0)
     #expect(help.output.contains("-s, --seconds N"))
+    #expect(help.output.contains("phototimer doctor"))
     let version = try CommandRun.run(["--version"])
     #expect(version.status == 0)
     #expect(version.output.hasPrefix("phototimer "))
@@ -188,5 +189,65 @@ struct PhotoTimerCommandTests {
       run.output.contains(
         "failed: camera failed: no image file at /nonexistent/beach.jpg; check the path given to "
           + "--camera file:PATH"))
+  }
+
+  @Test("--json: one object per line, each with event and t, in the documented shapes")
+  func json() throws {
+    let run = try CommandRun.run([
+      "--simulate", "--seconds", "2", "--json", "--location", "48.8584,2.2945",
+    ])
+    #expect(run.status == 0)
+    let objects = try run.output.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(objects.allSatisfy { $0["event"] is String && $0["t"] is NSNumber })
+    let events = objects.compactMap { $0["event"] as? String }
+    #expect(events.first == "started")
+    #expect(events.last == "captured")
+    #expect(events.contains("tick") && events.contains("step") && events.contains("shutter"))
+    #expect(objects.first?["seconds"] as? Int == 2)
+    #expect(objects.first { $0["event"] as? String == "tick" }?["remaining"] as? Int == 1)
+    let step = try #require(objects.first { $0["event"] as? String == "step" })
+    #expect(["camera", "location", "filter"].contains(step["step"] as? String ?? ""))
+    #expect(
+      ["succeeded", "failed", "dropped", "skipped"].contains(step["outcome"] as? String ?? ""))
+    #expect(step["elapsed"] is NSNumber)
+    let captured = try #require(objects.last)
+    #expect(captured["file"] is NSNull)
+    let settings = try #require(captured["settings"] as? [String: Any])
+    #expect(settings["aperture"] as? String == "f/2.8")
+    #expect(settings["shutterSpeed"] as? String == "1/60s")
+    #expect(settings["iso"] as? Int == 400)
+    let location = try #require(captured["location"] as? [String: Any])
+    #expect(location["name"] as? String == "Paris 16 Passy, Paris, France")
+    #expect(location["latitude"] as? Double == 48.8584)
+    // The simulated filter needs 4.2 s: at 2 s it is dropped and the neutral look used.
+    #expect(captured["filter"] as? String == "Natural")
+  }
+
+  @Test("A failed run says so on stderr as error: …, exits 1, and --json reports failed")
+  func failedJSON() throws {
+    let run = try CommandRun.run([
+      "--seconds", "0", "--json", "--no-location", "--camera", "file:/nonexistent/a.jpg",
+      "-o", "/tmp",
+    ])
+    #expect(run.status == 1)
+    #expect(run.error.hasPrefix("error: camera failed: no image file at /nonexistent/a.jpg"))
+    #expect(run.output.contains("\"event\":\"failed\""))
+  }
+
+  @Test("doctor lists what is there and what is not, each problem with its fix")
+  func doctor() throws {
+    let run = try CommandRun.run(["doctor", "--gpsd", "127.0.0.1:1"])
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.contains("scene camera"))
+    #expect(run.output.contains("gpsd not running on 127.0.0.1:1"))
+    #expect(run.output.contains("libjpeg-turbo  encodes and decodes"))
+    #expect(run.output.contains("output folder"))
+    let broken = try CommandRun.run(["doctor", "--no-location", "-o", "/nonexistent/photos"])
+    #expect(broken.status == 1)
+    #expect(
+      broken.output.contains(
+        "✗ output folder  the output folder /nonexistent/photos does not exist"))
   }
 }

@@ -37,6 +37,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
 
   /// What a child task of the run reports back.
   private enum Signal: Sendable {
+    case shootNow
     case timer(RunStateMachine.Timer)
     case step(PreparationStep, Result<StepValue, RunStateMachine.StepError>, elapsed: Duration)
     /// A sleep that ended by cancellation.
@@ -54,6 +55,20 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
   @concurrent
   public func run(
     onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
+  ) async -> PhotoTimerResult {
+    await run(shootNow: nil, onEvent: onEvent)
+  }
+
+  /// Runs the countdown like ``run(onEvent:)``; each element of `shootNow` ends the count at
+  /// once ("take it now"): the photo is taken as soon as the camera is ready.
+  ///
+  /// - Parameters:
+  ///   - shootNow: Presses of a "take it now" button; `nil` for none.
+  ///   - onEvent: Called with each event, in order.
+  /// - Returns: How the run ended.
+  @concurrent
+  public func run(
+    shootNow: AsyncStream<Void>?, onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
   ) async -> PhotoTimerResult {
     let clock = clock
     let start = clock.now
@@ -76,6 +91,12 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
         }
       }
 
+      if let shootNow {
+        group.addTask {
+          for await _ in shootNow { return .shootNow }
+          return .interrupted
+        }
+      }
       var pending = machine.start()
       while true {
         while !pending.isEmpty {
@@ -126,6 +147,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
         if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
         let now = start.duration(to: clock.now)
         switch signal {
+        case .shootNow: pending = machine.handle(.shootNow, at: now)
         case .timer(let timer): pending = machine.handle(.timerFired(timer), at: now)
         case .step(let step, let result, let elapsed):
           pending = machine.handle(.stepEnded(step, result, elapsed: elapsed), at: now)

@@ -32,6 +32,8 @@ struct RunStateMachine {
 
   /// Something that happened, for the machine to react to.
   enum Input: Equatable {
+    /// The user asked to take the photo now: the count ends here.
+    case shootNow
     /// A scheduled wake-up fired.
     case timerFired(Timer)
     /// A step ended; `elapsed` is measured from the start by the step's own task.
@@ -119,6 +121,9 @@ struct RunStateMachine {
   /// The actions in answer to `input`, which happened at `now` (offset from the start).
   mutating func handle(_ input: Input, at now: Duration) -> [Action] {
     switch input {
+    case .shootNow:
+      guard case .counting = phase else { return [] }
+      return reachZero(at: now)
     case .timerFired(.tick): return tick(at: now)
     case .timerFired(.waitLimit): return waitRanOut(at: now)
     case .stepEnded(let step, let result, let elapsed):

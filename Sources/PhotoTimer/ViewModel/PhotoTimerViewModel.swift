@@ -37,6 +37,7 @@ public final class PhotoTimerViewModel {
   @ObservationIgnored private let makeRun: @Sendable (PhotoTimerConfiguration) -> Run
   @ObservationIgnored private let cameraWaitLimit: Duration
   @ObservationIgnored private var runTask: Task<Void, Never>?
+  @ObservationIgnored private var shutterButton: AsyncStream<Void>.Continuation?
   @ObservationIgnored private var generation: UInt64 = 0
   /// Called after every write of ``status`` or ``prep``, with both; tests use it to see
   /// transient states that a later read would miss.
@@ -45,6 +46,7 @@ public final class PhotoTimerViewModel {
 
   private typealias Run =
     @Sendable (
+      _ shootNow: AsyncStream<Void>,
       _ onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
     ) async -> PhotoTimerResult
 
@@ -69,7 +71,7 @@ public final class PhotoTimerViewModel {
     self.cameraWaitLimit = cameraWaitLimit
     makeRun = { configuration in
       let engine = PhotoTimerEngine(configuration: configuration, services: services, clock: clock)
-      return { onEvent in await engine.run(onEvent: onEvent) }
+      return { shootNow, onEvent in await engine.run(shootNow: shootNow, onEvent: onEvent) }
     }
   }
 
@@ -94,13 +96,23 @@ public final class PhotoTimerViewModel {
     status = .counting(remaining: configuration.countdownSeconds)
     prep = PreparationProgress()
     let run = makeRun(configuration)
+    let (presses, button) = AsyncStream.makeStream(of: Void.self)
+    shutterButton?.finish()
+    shutterButton = button
     runTask = Task(name: "phototimer run \(current)") { [weak self] in
       await previous?.value
       guard !Task.isCancelled else { return }
-      _ = await run { [weak self] event in
+      _ = await run(presses) { [weak self] event in
         await self?.apply(event, generation: current)
       }
     }
+  }
+
+  /// Takes the photo now: the count ends at once and the shutter fires as soon as the
+  /// camera is ready. Does nothing when no count is running.
+  public func takeNow() {
+    guard case .counting = status else { return }
+    shutterButton?.yield()
   }
 
   /// Cancels the run: the countdown, the camera, the location fix and the filter analysis
@@ -109,6 +121,8 @@ public final class PhotoTimerViewModel {
   /// Nothing from the cancelled run changes the state afterwards.
   public func cancel() {
     runTask?.cancel()
+    shutterButton?.finish()
+    shutterButton = nil
     generation &+= 1
     status = .idle
     prep = PreparationProgress()

@@ -1,13 +1,12 @@
 import PhotoTimer
 
-/// Prints one line per change of status and per finished step, flushed at once so a pipe
-/// sees each line as it happens.
-final class StatusPrinter: Sendable {
-  // NB: the engine awaits each event before the next, but from different threads; the
-  // lock makes the reducer's state safe to touch from whichever one delivers.
+/// One plain line per event, no escape codes: for pipes, logs and scripts.
+final class PlainDisplay: RunDisplay {
+  // NB: the engine awaits each event before the next, but from different threads; the lock
+  // makes the reducer's state safe to touch from whichever one delivers.
   private let state = Locked(PhotoTimerState())
 
-  func show(_ event: PhotoTimerEvent) {
+  func show(_ event: PhotoTimerEvent, base: Duration) {
     let lines = state.withLock { state -> [String] in
       let before = state.status
       state.apply(event)
@@ -20,9 +19,17 @@ final class StatusPrinter: Sendable {
       }
       return lines
     }
-    let stamp = "+\(event.offset.formattedSeconds(fractionDigits: 3))s"
+    let stamp = "+\((base + event.offset).formattedSeconds(fractionDigits: 3))s"
     StandardStream.output.write(lines.map { "\(stamp)  \($0)\n" }.joined())
   }
+
+  func note(_ text: String) {
+    StandardStream.output.write("\(text)\n")
+  }
+
+  func finish(_ result: PhotoTimerResult, timeline: Timeline) {}
+
+  func close() {}
 
   private func seconds(_ duration: Duration) -> String {
     duration.formattedSeconds(fractionDigits: 1)

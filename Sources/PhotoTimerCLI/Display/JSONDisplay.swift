@@ -1,0 +1,149 @@
+import PhotoTimer
+
+/// JSON Lines: one object per event, each with `"event"` and `"t"` (seconds since the start).
+///
+/// The schema is documented in the README.
+final class JSONDisplay: RunDisplay {
+  func show(_ event: PhotoTimerEvent, base: Duration) {
+    StandardStream.output.write(Self.line(for: event, base: base) + "\n")
+  }
+
+  func note(_ text: String) {}
+
+  func finish(_ result: PhotoTimerResult, timeline: Timeline) {}
+
+  func close() {}
+
+  /// The JSON object for one event.
+  static func line(for event: PhotoTimerEvent, base: Duration) -> String {
+    var object = JSONObject()
+    let t = (base + event.offset).seconds
+    switch event.kind {
+    case .started(let seconds):
+      object.add("event", "started")
+      object.add("t", t)
+      object.add("seconds", seconds)
+    case .tick(let remaining):
+      object.add("event", "tick")
+      object.add("t", t)
+      object.add("remaining", remaining)
+    case .stepFinished(let report):
+      object.add("event", "step")
+      object.add("t", t)
+      object.add("step", report.step.rawValue)
+      let outcome =
+        switch report.outcome {
+        case .succeeded: "succeeded"
+        case .failed: "failed"
+        case .dropped: "dropped"
+        case .skipped: "skipped"
+        }
+      object.add("outcome", outcome)
+      object.add("elapsed", report.elapsed.seconds)
+      switch report.outcome {
+      case .succeeded(let value): object.add("value", value.description)
+      case .failed(let reason), .dropped(let reason), .skipped(let reason):
+        object.add("reason", reason)
+      }
+    case .waiting(let steps):
+      object.add("event", "waiting")
+      object.add("t", t)
+      object.addRaw(
+        "for", "[" + steps.map { JSONObject.quote($0.rawValue) }.joined(separator: ",") + "]")
+    case .shutter:
+      object.add("event", "shutter")
+      object.add("t", t)
+    case .captured(let photo):
+      object.add("event", "captured")
+      object.add("t", t)
+      if let file = photo.file {
+        object.add("file", file.path)
+      } else {
+        object.addRaw("file", "null")
+      }
+      var settings = JSONObject()
+      settings.add("aperture", photo.settings.aperture)
+      settings.add("shutterSpeed", photo.settings.shutterSpeed)
+      settings.add("iso", photo.settings.iso)
+      object.addRaw("settings", settings.text)
+      if let location = photo.location {
+        var place = JSONObject()
+        place.add("name", location.name)
+        if let coordinate = location.coordinate {
+          place.add("latitude", coordinate.latitude)
+          place.add("longitude", coordinate.longitude)
+        } else {
+          place.addRaw("latitude", "null")
+          place.addRaw("longitude", "null")
+        }
+        object.addRaw("location", place.text)
+      } else {
+        object.addRaw("location", "null")
+      }
+      object.add("filter", photo.filter.rawValue)
+    case .cancelled:
+      object.add("event", "cancelled")
+      object.add("t", t)
+    case .failed(let failure):
+      object.add("event", "failed")
+      object.add("t", t)
+      object.add("message", failure.message)
+    }
+    return object.text
+  }
+}
+
+/// A JSON object written in the order its members were added.
+struct JSONObject {
+  private var members: [String] = []
+
+  mutating func add(_ key: String, _ value: String) { addRaw(key, Self.quote(value)) }
+  mutating func add(_ key: String, _ value: Int) { addRaw(key, String(value)) }
+  mutating func add(_ key: String, _ value: Double) {
+    addRaw(key, value.isFinite ? Self.number(value) : "null")
+  }
+  mutating func addRaw(_ key: String, _ json: String) {
+    members.append("\(Self.quote(key)):\(json)")
+  }
+
+  var text: String { "{" + members.joined(separator: ",") + "}" }
+
+  /// A number with at most six decimals and no exponent.
+  static func number(_ value: Double) -> String {
+    let scaled = (value * 1_000_000).rounded()
+    let negative = scaled < 0
+    let magnitude = Int64(abs(scaled))
+    var fraction = String(magnitude % 1_000_000)
+    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    let whole = "\(negative ? "-" : "")\(magnitude / 1_000_000)"
+    return fraction.isEmpty ? whole : "\(whole).\(fraction)"
+  }
+
+  /// A JSON string literal.
+  static func quote(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a floating-point number.
+  var seconds: Double {
+    let parts = components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import PhotoTimer
+
+/// The live view: a big count, the three preparations as a checklist with spinners, the
+/// state at zero; after the run, a summary and a timeline chart.
+///
+/// Events only update the model and wake the drawing thread, so showing an event never holds
+/// up the engine. The view is redrawn in place when something changed, and ten times a
+/// second while a spinner turns.
+final class LiveDisplay: RunDisplay {
+  struct Model {
+    var remaining: Int?
+    var status: PhotoTimerStatus = .idle
+    var steps: [PreparationStep: StepLine] = [:]
+    var note: String?
+    var startedAt: ContinuousClock.Instant?
+    var pendingTicks: [(remaining: Int, deadline: Duration)] = []
+  }
+
+  enum StepLine {
+    case running
+    case done(StepOutcome, Duration)
+  }
+
+  private let title: String
+  private let color: Bool
+  private let beep: Bool
+  private let statusOf: @Sendable (PreparationStep) -> String?
+  private let frameLog: String?
+  private let state = Locked(Model())
+  private let condition = NSCondition()
+  private let flags = Locked((dirty: true, stopped: false, drawnLines: 0))
+  private let finished = Locked(false)
+  private let thread = Locked<Thread?>(nil)
+  private let terminal: Terminal
+  private let clock = ContinuousClock()
+
+  init(
+    title: String, color: Bool, beep: Bool, terminal: Terminal,
+    status: @escaping @Sendable (PreparationStep) -> String?,
+    frameLog: String? = ProcessInfo.processInfo.environment["PHOTOTIMER_FRAME_LOG"]
+  ) {
+    self.title = title
+    self.color = color
+    self.beep = beep
+    self.terminal = terminal
+    self.statusOf = status
+    self.frameLog = frameLog
+    if let frameLog { _ = FileManager.default.createFile(atPath: frameLog, contents: nil) }
+    let worker = Thread { [weak self] in self?.drawLoop() }
+    worker.name = "phototimer.display"
+    thread.withLock { $0 = worker }
+    worker.start()
+  }
+
+  func show(_ event: PhotoTimerEvent, base: Duration) {
+    state.withLock { model in
+      switch event.kind {
+      case .started(let seconds):
+        model.remaining = seconds
+        model.status = .counting(remaining: seconds)
+        model.steps = Dictionary(
+          uniqueKeysWithValues: PreparationStep.allCases.map { ($0, .running) })
+        model.note = nil
+        model.startedAt = clock.now
+      case .tick(let remaining):
+        model.remaining = remaining
+        model.status = .counting(remaining: remaining)
+        model.pendingTicks.append((remaining, event.offset))
+      case .stepFinished(let report):
+        model.steps[report.step] = .done(report.outcome, report.elapsed)
+      case .waiting(let steps):
+        model.status = .waiting(for: steps)
+      case .shutter:
+        model.status = .capturing
+      case .captured(let photo):
+        model.status = .captured(photo)
+      case .cancelled:
+        model.status = .idle
+      case .failed(let failure):
+        model.status = .failed(failure)
+      }
+    }
+    if beep {
+      switch event.kind {
+      case .tick: StandardStream.output.write("\u{7}")
+      case .shutter: StandardStream.output.write("\u{7}\u{7}")
+      default: break
+      }
+    }
+    wake()
+  }
+
+  func note(_ text: String) {
+    state.withLock { $0.note = text }
+    wake()
+  }
+
+  func finish(_ result: PhotoTimerResult, timeline: Timeline) {
+    stopDrawing()
+    draw(final: true)
+    var lines: [String] = []
+    if case .captured(let photo) = result {
+      lines += summary(photo)
+      lines += chart(timeline)
+    }
+    StandardStream.output.write(lines.map { $0 + "\n" }.joined())
+  }
+
+  func close() {
+    stopDrawing()
+    terminal.restore()
+  }
+
+  // MARK: - Drawing
+
+  private func wake() {
+    condition.lock()
+    flags.withLock { $0.dirty = true }
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func stopDrawing() {
+    condition.lock()
+    flags.withLock { $0.stopped = true }
+    condition.signal()
+    condition.unlock()
+    // NB: wait for the drawing thread to finish its frame, so nothing is drawn after this.
+    while thread.withLock({ $0?.isFinished == false }) { usleep(1000) }
+  }
+
+  private func drawLoop() {
+    defer { thread.withLock { $0 = nil } }
+    while true {
+      condition.lock()
+      while !flags.withLock({ $0.dirty || $0.stopped }) {
+        let animating = state.withLock { model in
+          model.steps.values.contains {
+            if case .running = $0 { return true } else { return false }
+          }
+            || model.status == .capturing
+            || {
+              if case .waiting = model.status { return true }; return false
+            }()
+        }
+        if animating {
+          _ = condition.wait(until: Date().addingTimeInterval(0.1))
+          break
+        }
+        condition.wait()
+      }
+      let stop = flags.withLock { flags -> Bool in
+        flags.dirty = false
+        return flags.stopped
+      }
+      condition.unlock()
+      if stop { return }
+      draw(final: false)
+    }
+  }
+
+  private var spinner: String {
+    let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    let now = Date().timeIntervalSinceReferenceDate
+    return frames[Int(now * 10) % frames.count]
+  }
+
+  private func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  private func draw(final: Bool) {
+    let (model, ticks) = state.withLock {
+      model -> (Model, [(remaining: Int, deadline: Duration)]) in
+      defer { model.pendingTicks = [] }
+      return (model, model.pendingTicks)
+    }
+    let width = Terminal.size.columns
+    var lines: [String] = []
+    lines.append(
+      paint("phototimer", "1") + "  ·  " + title
+        + (final ? "" : paint("   c cancel · space take it now · r restart", "2")))
+    lines.append("")
+    switch model.status {
+    case .counting(let remaining):
+      for row in BigDigits.rows(remaining) {
+        lines.append(
+          String(repeating: " ", count: max(0, (width - row.count) / 2)) + paint(row, "1;36"))
+      }
+    case .waiting(let steps):
+      lines.append(contentsOf: [
+        "", "", "  \(spinner) waiting for \(steps.map(\.rawValue).joined(separator: ", "))…", "",
+        "",
+      ])
+    case .capturing:
+      lines.append(contentsOf: ["", "", "  \(spinner) capturing…", "", ""])
+    case .captured:
+      lines.append(contentsOf: ["", "", "  " + paint("✓ captured", "1;32"), "", ""])
+    case .failed(let failure):
+      lines.append(contentsOf: ["", "", "  " + paint("✗ \(failure.message)", "1;31"), "", ""])
+    case .idle:
+      lines.append(contentsOf: [
+        "", "", "  " + (model.note ?? (model.startedAt == nil ? "starting…" : "cancelled")), "", "",
+      ])
+    }
+    lines.append("")
+    for step in PreparationStep.allCases {
+      let name = step.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+      switch model.steps[step] {
+      case .running? where final:
+        lines.append("  \(paint("–", "33")) \(name) \(paint("stopped", "2"))")
+      case .running?:
+        let status = statusOf(step) ?? "working…"
+        lines.append("  \(paint(spinner, "36")) \(name) \(paint(status, "2"))")
+      case .done(let outcome, let elapsed)?:
+        let time = "\(elapsed.formattedSeconds(fractionDigits: 1)) s"
+        switch outcome {
+        case .succeeded(let value):
+          lines.append("  \(paint("✓", "32")) \(name) \(value)  \(paint(time, "2"))")
+        case .failed(let reason):
+          lines.append("  \(paint("✗", "31")) \(name) \(reason)  \(paint(time, "2"))")
+        case .dropped(let reason):
+          lines.append("  \(paint("–", "33")) \(name) \(reason)  \(paint(time, "2"))")
+        case .skipped(let reason):
+          lines.append("  \(paint("·", "2")) \(name) \(paint(reason, "2"))")
+        }
+      case nil:
+        lines.append("  \(paint("·", "2")) \(name)")
+      }
+    }
+    let clipped = lines.map { Self.clip($0, to: width) }
+    var text = ""
+    let previous = flags.withLock { $0.drawnLines }
+    if previous > 0 { text += "\u{1B}[\(previous)F" }
+    text += clipped.map { $0 + "\u{1B}[K\n" }.joined()
+    text += "\u{1B}[J"
+    flags.withLock { $0.drawnLines = clipped.count }
+    StandardStream.output.write(text)
+    if let frameLog, let started = model.startedAt, !ticks.isEmpty {
+      let drawn = started.duration(to: clock.now)
+      let entries = ticks.map {
+        "\($0.remaining) \($0.deadline.formattedSeconds(fractionDigits: 6)) "
+          + "\(drawn.formattedSeconds(fractionDigits: 6))\n"
+      }
+      if let handle = FileHandle(forWritingAtPath: frameLog) {
+        handle.seekToEndOfFile()
+        handle.write(Data(entries.joined().utf8))
+        try? handle.close()
+      }
+    }
+  }
+
+  /// Cuts a line to `width` visible characters (escape sequences do not count).
+  static func clip(_ line: String, to width: Int) -> String {
+    var visible = 0
+    var result = ""
+    var inEscape = false
+    for character in line {
+      if inEscape {
+        result.append(character)
+        if character.isLetter { inEscape = false }
+        continue
+      }
+      if character == "\u{1B}" {
+        inEscape = true
+        result.append(character)
+        continue
+      }
+      guard visible < width - 1 else { continue }
+      result.append(character)
+      visible += 1
+    }
+    return result
+  }
+
+  // MARK: - Summary
+
+  private func summary(_ photo: CapturedPhoto) -> [String] {
+    var lines = [""]
+    lines.append("  file      \(photo.file?.path ?? "none (simulation)")")
+    lines.append("  settings  \(photo.settings)")
+    lines.append(
+      "  place     \(photo.location?.name ?? "none — \(photo.locationUnavailableReason ?? "off")")")
+    lines.append("  look      \(photo.filter)")
+    lines.append("  shutter   at \(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s")
+    return lines
+  }
+
+  private func chart(_ timeline: Timeline) -> [String] {
+    guard let end = timeline.bars.map(\.end).max(), end > .zero else { return [] }
+    let width = max(20, min(Terminal.size.columns - 30, 60))
+    let scale = Double(width) / end.seconds
+    var lines = ["", "  timeline (0 – \(end.formattedSeconds(fractionDigits: 1)) s)"]
+    for bar in timeline.bars {
+      let from = Int((bar.start.seconds * scale).rounded())
+      let to = max(from + 1, Int((bar.end.seconds * scale).rounded()))
+      let label = bar.label.padding(toLength: 9, withPad: " ", startingAt: 0)
+      let body =
+        String(repeating: " ", count: from)
+        + paint(String(repeating: "█", count: to - from), bar.label == "count" ? "36" : "32")
+      lines.append(
+        "  \(label) \(body) \(bar.end.formattedSeconds(fractionDigits: 1)) s \(bar.outcome)")
+    }
+    if let shutter = timeline.shutter {
+      let at = Int((shutter.seconds * scale).rounded())
+      lines.append("  " + String(repeating: " ", count: 10 + at) + "▲ shutter")
+    }
+    return lines
+  }
+}

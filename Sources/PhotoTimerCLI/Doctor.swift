@@ -1,0 +1,141 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerGPSD
+import PhotoTimerJPEG
+import PhotoTimerLocation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `phototimer doctor`: what phototimer can use, and for each problem its fix in one line.
+struct Doctor {
+  let options: CommandOptions.RunOptions
+
+  enum Mark: String {
+    case ok = "✓"
+    case warning = "!"
+    case problem = "✗"
+  }
+
+  /// Prints the report and returns the exit status: 1 when a photo could not be taken.
+  func report() async -> Int32 {
+    var problems = 0
+    func line(_ mark: Mark, _ subject: String, _ text: String) {
+      if mark == .problem { problems += 1 }
+      let padded = subject.padding(toLength: 14, withPad: " ", startingAt: 0)
+      StandardStream.output.write("\(mark.rawValue) \(padded) \(text)\n")
+    }
+    StandardStream.output.write("phototimer \(PhotoTimerVersion.current) doctor\n\n")
+
+    // Cameras.
+    let devices = videoDevices()
+    if devices.isEmpty {
+      line(
+        .warning, "video devices",
+        "none in /sys/class/video4linux: plug in a webcam; the scene camera is used meanwhile")
+    } else {
+      for device in devices { line(.ok, "video device", device) }
+    }
+    let ffmpeg = which("ffmpeg")
+    line(
+      ffmpeg == nil ? .warning : .ok, "ffmpeg",
+      ffmpeg.map { "found at \($0)" }
+        ?? "not installed: sudo apt-get install ffmpeg (for webcams and IP cameras)")
+    if let gphoto2 = which("gphoto2") {
+      let detected = run(gphoto2, ["--auto-detect"])
+      let cameras = detected.split(separator: "\n").dropFirst(2).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      .filter { !$0.isEmpty }
+      line(
+        cameras.isEmpty ? .warning : .ok, "gphoto2",
+        cameras.isEmpty
+          ? "found at \(gphoto2); no camera detected: connect it by USB and switch it on"
+          : "camera: \(cameras.joined(separator: ", "))")
+    } else {
+      line(.warning, "gphoto2", "not installed: sudo apt-get install gphoto2 (for DSLRs)")
+    }
+    line(
+      .ok, "scene camera", "built in: --camera scene[:daylight|overcast|golden-hour|indoor|night]")
+
+    // Location.
+    switch options.location {
+    case .off, .simulated:
+      line(.ok, "location", "off")
+    case .manual(let location):
+      line(.ok, "location", "fixed at \(location.coordinate)")
+    case .gpsd(let endpoint):
+      let source = GPSDLocationSource(endpoint: endpoint, clock: ContinuousClock())
+      do {
+        let tag = try await source.locate(within: .seconds(3))
+        line(.ok, "gpsd", "\(endpoint): fix at \(tag.name)")
+      } catch let error as GPSDError {
+        line(.warning, "gpsd", "\(error)")
+      } catch {
+        line(.warning, "gpsd", "\(endpoint) is running but gave no fix in 3 s: \(error)")
+      }
+    }
+
+    // Output folder.
+    let store = PhotoTimerCommand.store(options)
+    do {
+      try store.checkFolder()
+      line(.ok, "output folder", "\(store.folder.path) (writable)")
+    } catch {
+      line(.problem, "output folder", "\(error)")
+    }
+
+    // System libraries.
+    for check in SystemLibraries.check() {
+      line(
+        check.works ? .ok : .problem, check.name,
+        check.works
+          ? check.detail
+          : "\(check.detail): sudo apt-get install libturbojpeg0 libexif12 libpng16-16")
+    }
+    StandardStream.output.write(
+      problems == 0
+        ? "\nready to take photos\n" : "\n\(problems) problem(s): fix the lines marked ✗\n")
+    return problems == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
+  }
+
+  /// `/dev/videoN (name)` for each V4L2 device.
+  private func videoDevices() -> [String] {
+    let base = "/sys/class/video4linux"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+    return names.sorted().map { entry in
+      let name =
+        (try? String(contentsOfFile: "\(base)/\(entry)/name", encoding: .utf8))?
+        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+      return "/dev/\(entry) (\(name))"
+    }
+  }
+
+  /// The full path of `tool` on PATH, if it is there.
+  private func which(_ tool: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/\(tool)"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+  }
+
+  /// Runs a tool for at most 10 s and returns its output.
+  private func run(_ tool: String, _ arguments: [String]) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return "" }
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    if process.isRunning { process.terminate() }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+}

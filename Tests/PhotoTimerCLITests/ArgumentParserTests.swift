@@ -1,0 +1,103 @@
+import PhotoTimer
+import Testing
+
+@testable import PhotoTimerCLI
+
+@Suite("Arguments")
+struct ArgumentParserTests {
+  private func options(_ arguments: [String]) throws -> CommandOptions.RunOptions {
+    let parsed = try CommandOptions(arguments: arguments)
+    guard case .run(let run) = parsed.action else {
+      Issue.record("expected a run, got \(parsed.action)")
+      return CommandOptions.RunOptions()
+    }
+    return run
+  }
+
+  @Test("Good command lines, in every spelling people use")
+  func good() throws {
+    #expect(try options([]).seconds == 5)
+    #expect(try options(["-s", "3"]).seconds == 3)
+    #expect(try options(["-s3"]).seconds == 3)
+    #expect(try options(["--seconds=0"]).seconds == 0)
+    #expect(try options(["--seconds", "3600"]).seconds == 3600)
+    #expect(try options(["--camera", "scene:night"]).camera == .scene(.night))
+    #expect(try options(["--camera=file:/a b.jpg"]).camera == .file("/a b.jpg"))
+    #expect(try options(["--filter", "MONO"]).filter == .fixed(.mono))
+    #expect(try options(["--filter", "none"]).filter == .none)
+    #expect(try options(["-o", "~/x", "--keep-original"]).keepOriginal)
+    #expect(try options(["--no-location"]).location == .off)
+    #expect(
+      try options(["--gpsd", "gps.local:2948"]).location
+        == .gpsd(.init(host: "gps.local", port: 2948)))
+    #expect(try options(["--simulate"]).camera == .simulated)
+    #expect(try options(["--simulate"]).location == .simulated)
+    #expect(try options(["--no-beep"]).beep == false)
+    #expect(try options(["--json", "--sequential"]).json)
+    #expect(try options(["--no-color"]).color == false)
+    #expect(
+      try CommandOptions(arguments: [], environment: ["NO_COLOR": "1"]).action
+        == .run(
+          {
+            var run = CommandOptions.RunOptions(); run.color = false; return run
+          }()))
+    #expect(
+      try CommandOptions(arguments: ["doctor", "--no-location"]).action
+        == .doctor(
+          {
+            var run = CommandOptions.RunOptions(); run.location = .off; return run
+          }()))
+    #expect(try CommandOptions(arguments: ["-s", "x", "--help"]).action == .help)
+    #expect(try CommandOptions(arguments: ["--version"]).action == .version)
+  }
+
+  @Test(
+    "Bad command lines: every problem at once, with exact messages",
+    arguments: [
+      (["--secnds", "3"], ["unknown option '--secnds'; did you mean '--seconds'?"]),
+      (["--seconds"], ["--seconds needs a value (N), for example '--seconds 5'"]),
+      (
+        ["-s", "-1", "--quality", "101"],
+        [
+          "--seconds takes a whole number of seconds from 0 to 3600, not '-1'",
+          "--quality takes a whole number from 1 to 100, not '101'",
+        ]
+      ),
+      (["--json=yes"], ["--json takes no value, but was given 'yes'"]),
+      (["doctr"], ["unexpected argument 'doctr'; did you mean 'doctor'?"]),
+      (
+        ["--camera", "scene:dusk"],
+        ["no scene preset 'dusk'; choose one of daylight, overcast, golden-hour, indoor, night"]
+      ),
+      (
+        ["--camera", "webcam"],
+        ["unknown camera 'webcam'; use auto, scene[:PRESET], file:PATH, ffmpeg:INPUT or gphoto2"]
+      ),
+      (
+        ["--filter", "sepia"],
+        [
+          "no look 'sepia'; choose one of natural, vivid, warm, cool, mono, dramatic, fade, auto or none"
+        ]
+      ),
+      (["--beep", "--no-beep"], ["--beep and --no-beep cannot be combined"]),
+      (["--ffmpeg-format", "v4l2"], ["--ffmpeg-format applies only to --camera ffmpeg:INPUT"]),
+      (
+        ["--gpsd", "a:1", "--location", "1,2"],
+        ["--gpsd and --location cannot be combined; choose one source of location"]
+      ),
+      (["--simulate", "--camera", "scene"], ["--simulate and --camera cannot be combined"]),
+      (["-x"], ["unknown option '-x'; see 'phototimer --help'"]),
+    ])
+  func bad(arguments: [String], problems: [String]) {
+    #expect(throws: CommandOptions.UsageError(problems: problems)) {
+      _ = try CommandOptions(arguments: arguments)
+    }
+  }
+
+  @Test("Edit distance")
+  func distance() {
+    #expect(ArgumentParser.distance("--secnds", "--seconds") == 1)
+    #expect(ArgumentParser.distance("", "abc") == 3)
+    #expect(ArgumentParser.distance("kitten", "sitting") == 3)
+  }
+}
