@@ -17,6 +17,10 @@ struct Benchmarks {
       await startCancelCycles()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--command" {
+      command()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--imaging" {
       await imaging()
       return
@@ -38,6 +42,7 @@ struct Benchmarks {
     geocoder()
     await firstFix()
     await imaging()
+    command()
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.

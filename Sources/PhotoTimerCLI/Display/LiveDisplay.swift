@@ -10,11 +10,20 @@ import PhotoTimer
 final class LiveDisplay: RunDisplay {
   struct Model {
     var remaining: Int?
+    var countFrom = 0
     var status: PhotoTimerStatus = .idle
     var steps: [PreparationStep: StepLine] = [:]
     var note: String?
     var startedAt: ContinuousClock.Instant?
-    var pendingTicks: [(remaining: Int, deadline: Duration)] = []
+    /// Ticks not drawn yet: how late the engine published each (against its deadline) and
+    /// when the display received it, for the frame log.
+    var pendingTicks: [PendingTick] = []
+  }
+
+  struct PendingTick {
+    var remaining: Int
+    var late: Duration
+    var received: ContinuousClock.Instant
   }
 
   enum StepLine {
@@ -58,6 +67,7 @@ final class LiveDisplay: RunDisplay {
       switch event.kind {
       case .started(let seconds):
         model.remaining = seconds
+        model.countFrom = seconds
         model.status = .counting(remaining: seconds)
         model.steps = Dictionary(
           uniqueKeysWithValues: PreparationStep.allCases.map { ($0, .running) })
@@ -66,7 +76,10 @@ final class LiveDisplay: RunDisplay {
       case .tick(let remaining):
         model.remaining = remaining
         model.status = .counting(remaining: remaining)
-        model.pendingTicks.append((remaining, event.offset))
+        // The tick showing `remaining` is due (count − remaining) seconds after the start.
+        let deadline = Duration.seconds(model.countFrom - remaining)
+        model.pendingTicks.append(
+          PendingTick(remaining: remaining, late: event.offset - deadline, received: clock.now))
       case .stepFinished(let report):
         model.steps[report.step] = .done(report.outcome, report.elapsed)
       case .waiting(let steps):
@@ -171,8 +184,7 @@ final class LiveDisplay: RunDisplay {
   }
 
   private func draw(final: Bool) {
-    let (model, ticks) = state.withLock {
-      model -> (Model, [(remaining: Int, deadline: Duration)]) in
+    let (model, ticks) = state.withLock { model -> (Model, [PendingTick]) in
       defer { model.pendingTicks = [] }
       return (model, model.pendingTicks)
     }
@@ -237,11 +249,15 @@ final class LiveDisplay: RunDisplay {
     text += "\u{1B}[J"
     flags.withLock { $0.drawnLines = clipped.count }
     StandardStream.output.write(text)
-    if let frameLog, let started = model.startedAt, !ticks.isEmpty {
-      let drawn = started.duration(to: clock.now)
-      let entries = ticks.map {
-        "\($0.remaining) \($0.deadline.formattedSeconds(fractionDigits: 6)) "
-          + "\(drawn.formattedSeconds(fractionDigits: 6))\n"
+    if let frameLog, !ticks.isEmpty {
+      // Each line: the count shown, then its deadline and the moment it was on screen, both
+      // in seconds from the start (on screen = deadline + engine's lateness + drawing delay).
+      let drawn = clock.now
+      let entries = ticks.map { tick in
+        let deadline = Duration.seconds(model.countFrom - tick.remaining)
+        let onScreen = deadline + tick.late + tick.received.duration(to: drawn)
+        return "\(tick.remaining) \(deadline.formattedSeconds(fractionDigits: 6)) "
+          + "\(onScreen.formattedSeconds(fractionDigits: 6))\n"
       }
       if let handle = FileHandle(forWritingAtPath: frameLog) {
         handle.seekToEndOfFile()
