@@ -299,7 +299,8 @@ final class LiveDisplay: RunDisplay {
     lines.append(
       "  place     \(photo.location?.name ?? "none — \(photo.locationUnavailableReason ?? "off")")")
     lines.append("  look      \(photo.filter)")
-    lines.append("  shutter   at \(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s")
+    lines.append(
+      "  shutter   \(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s after the count began")
     return lines
   }
 
@@ -308,7 +309,11 @@ final class LiveDisplay: RunDisplay {
     let width = max(20, min(Terminal.size.columns - 30, 60))
     let scale = Double(width) / end.seconds
     var lines = ["", "  timeline (0 – \(end.formattedSeconds(fractionDigits: 1)) s)"]
-    for bar in timeline.bars {
+    let order = ["count", "camera", "location", "filter"]
+    let bars = timeline.bars.sorted {
+      (order.firstIndex(of: $0.label) ?? 9) < (order.firstIndex(of: $1.label) ?? 9)
+    }
+    for bar in bars {
       let from = Int((bar.start.seconds * scale).rounded())
       let to = max(from + 1, Int((bar.end.seconds * scale).rounded()))
       let label = bar.label.padding(toLength: 9, withPad: " ", startingAt: 0)
