@@ -139,6 +139,18 @@ struct TerminalTests {
     #expect(run.settings() == before)
   }
 
+  @Test("r restarts the count from the top; c then cancels")
+  func restart() throws {
+    let run = try PseudoTerminalRun(["--simulate", "--seconds", "30", "--no-location"])
+    try run.start()
+    #expect(run.read(until: "space take it now"))
+    run.press("r")
+    #expect(run.read(until: "restarted"))
+    #expect(run.read(until: "space take it now"))
+    run.press("q")
+    #expect(run.wait() == 130, "\(run.text.suffix(400))")
+  }
+
   @Test("SIGTERM while the photo is being made: exit 143, no partial file, terminal restored")
   func terminateDuringCapture() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

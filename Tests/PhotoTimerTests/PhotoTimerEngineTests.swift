@@ -414,3 +414,53 @@ struct ReadyAtShutterTests {
     #expect(photo.locationUnavailableReason == "no fix before the shutter")
   }
 }
+
+@Suite("Take it now", .timeLimit(.minutes(1)))
+struct TakeNowTests {
+  @Test("A press during the count ends it: the shutter fires at once when the camera is ready")
+  func pressAfterCameraReady() async throws {
+    let clock = TestClock()
+    let recorder = EventRecorder()
+    let (presses, button) = AsyncStream.makeStream(of: Void.self)
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 5),
+      services: .simulated(clock: clock), clock: clock)
+    let run = Task { await engine.run(shootNow: presses, onEvent: recorder.record) }
+    await recorder.waitForEvents(1)
+    await clock.waitForSleepers(4)
+    clock.advance(to: ms(1400))  // the camera is ready
+    await recorder.waitForEvents(2)
+    await clock.waitForSleepers(3)
+    button.yield()
+    guard case .captured(let photo) = await run.value else {
+      Issue.record("expected a photo, got \(recorder.kinds)")
+      return
+    }
+    #expect(photo.shutterOffset == ms(1400))
+    #expect(photo.locationUnavailableReason == "no fix before the shutter")
+    #expect(!recorder.kinds.contains(.tick(remaining: 3)))
+  }
+
+  @Test("A press before the camera is ready waits for it, like the end of the count")
+  func pressBeforeCameraReady() async throws {
+    let clock = TestClock()
+    let recorder = EventRecorder()
+    let (presses, button) = AsyncStream.makeStream(of: Void.self)
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 5),
+      services: .simulated(clock: clock), clock: clock)
+    let run = Task { await engine.run(shootNow: presses, onEvent: recorder.record) }
+    await recorder.waitForEvents(1)
+    await clock.waitForSleepers(4)
+    button.yield()
+    await recorder.waitForEvents(2)
+    #expect(recorder.kinds.last == .waiting(for: [.camera]))
+    await clock.waitForSleepers(4)  // the wait limit joined the three steps
+    clock.advance(to: ms(1400))
+    guard case .captured(let photo) = await run.value else {
+      Issue.record("expected a photo, got \(recorder.kinds)")
+      return
+    }
+    #expect(photo.shutterOffset == ms(1400))
+  }
+}

@@ -11,6 +11,7 @@ final class LiveDisplay: RunDisplay {
   struct Model {
     var remaining: Int?
     var countFrom = 0
+    var runs = 0
     var status: PhotoTimerStatus = .idle
     var steps: [PreparationStep: StepLine] = [:]
     var note: String?
@@ -68,6 +69,7 @@ final class LiveDisplay: RunDisplay {
       case .started(let seconds):
         model.remaining = seconds
         model.countFrom = seconds
+        model.runs += 1
         model.status = .counting(remaining: seconds)
         model.steps = Dictionary(
           uniqueKeysWithValues: PreparationStep.allCases.map { ($0, .running) })
@@ -192,6 +194,7 @@ final class LiveDisplay: RunDisplay {
     var lines: [String] = []
     lines.append(
       paint("phototimer", "1") + "  ·  " + title
+        + (model.runs > 1 ? "  ·  restarted (\(model.runs - 1))" : "")
         + (final ? "" : paint("   c cancel · space take it now · r restart", "2")))
     lines.append("")
     switch model.status {
