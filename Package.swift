@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "PhotoTimerGPSD", targets: ["PhotoTimerGPSD"]),
     .library(name: "PhotoTimerImaging", targets: ["PhotoTimerImaging"]),
     .library(name: "PhotoTimerJPEG", targets: ["PhotoTimerJPEG"]),
+    .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
   ],
@@ -30,6 +31,8 @@ let package = Package(
     .target(
       name: "PhotoTimerJPEG",
       dependencies: ["PhotoTimer", "PhotoTimerImaging", "CTurboJPEG", "CExif", "CPNG"]),
+    // Cameras through ffmpeg as a child process: webcams, IP cameras, test sources (POSIX).
+    .target(name: "PhotoTimerFFmpeg", dependencies: ["PhotoTimer", "PhotoTimerImaging"]),
     .systemLibrary(
       name: "CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
@@ -44,12 +47,13 @@ let package = Package(
       name: "PhotoTimerCLI",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
+        "PhotoTimerFFmpeg",
       ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "CMallocControl",
+        "PhotoTimerFFmpeg", "CMallocControl",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
@@ -75,6 +79,10 @@ let package = Package(
       name: "PhotoTimerJPEGTests",
       dependencies: ["PhotoTimerJPEG", "PhotoTimerImaging", "PhotoTimerTesting"],
       resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
+    // Against real ffmpeg and its lavfi test sources (installed by the setup).
+    .testTarget(
+      name: "PhotoTimerFFmpegTests",
+      dependencies: ["PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG"]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],

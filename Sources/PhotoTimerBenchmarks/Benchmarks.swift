@@ -17,6 +17,10 @@ struct Benchmarks {
       await startCancelCycles()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--ffmpeg" {
+      await shutterLag()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--command" {
       command()
       return
@@ -43,6 +47,7 @@ struct Benchmarks {
     await firstFix()
     await imaging()
     command()
+    await shutterLag()
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.

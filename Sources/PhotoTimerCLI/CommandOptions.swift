@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import PhotoTimerGPSD
 import PhotoTimerImaging
@@ -25,6 +26,8 @@ struct CommandOptions: Equatable {
     case scene(ScenePreset)
     /// A JPEG or PNG file as the sensor.
     case file(String)
+    /// A stream read through ffmpeg, with its input format.
+    case ffmpeg(String, format: String?)
   }
 
   /// How the run is shown.
@@ -42,6 +45,7 @@ struct CommandOptions: Equatable {
     var seconds = 5
     var location = LocationChoice.gpsd(.standard)
     var camera = CameraChoice.scene(.daylight)
+    var burst = 1
     var output: String?
     var filter = FilterChoice.auto
     var keepOriginal = false
@@ -81,6 +85,7 @@ struct CommandOptions: Equatable {
       --camera SOURCE               auto (default) | scene[:PRESET] | file:PATH
                                     | ffmpeg:INPUT | gphoto2 (not in this build yet)
                                     presets: daylight, overcast, golden-hour, indoor, night
+                                    auto: the first /dev/video* through ffmpeg, else the scene
       --ffmpeg-format FORMAT        ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)
       -o, --output DIR              folder for photos (default: XDG Pictures dir/phototimer)
       --location LAT,LON            fixed location instead of gpsd
@@ -96,6 +101,7 @@ struct CommandOptions: Equatable {
       --beep / --no-beep            terminal bell each second, a distinct last one
                                     (default: on in the live view)
       --no-color                    no colour (NO_COLOR is honoured too)
+      --burst N                     N photos at zero, one per frame (1…100)
       --size WxH                    the scene camera's photo size (default 1920x1080)
       --quality N                   JPEG quality, 1…100 (default 92)
       -h, --help    --version
@@ -171,8 +177,19 @@ struct CommandOptions: Equatable {
         problems += error.problems
       }
     }
-    if parsed.has("--ffmpeg-format"), !(parsed.value("--camera") ?? "").hasPrefix("ffmpeg:") {
-      problems.append("--ffmpeg-format applies only to --camera ffmpeg:INPUT")
+    if let format = parsed.value("--ffmpeg-format") {
+      if case .ffmpeg(let input, _) = run.camera {
+        run.camera = .ffmpeg(input, format: format)
+      } else {
+        problems.append("--ffmpeg-format applies only to --camera ffmpeg:INPUT")
+      }
+    }
+    if let text = parsed.value("--burst") {
+      if let number = Int(text), (1...100).contains(number) {
+        run.burst = number
+      } else {
+        problems.append("--burst takes a whole number of photos from 1 to 100, not '\(text)'")
+      }
     }
     if let text = parsed.value("--output") {
       if text.isEmpty {
@@ -246,7 +263,7 @@ struct CommandOptions: Equatable {
       run.camera = .simulated
       if locationOptions.isEmpty { run.location = .simulated }
     }
-    for option in ["--burst", "--interval", "--count"] where parsed.has(option) {
+    for option in ["--interval", "--count"] where parsed.has(option) {
       problems.append(
         "\(option) is not available in this build yet; take single photos for now")
     }
@@ -255,7 +272,17 @@ struct CommandOptions: Equatable {
   }
 
   private static func camera(_ text: String) throws(UsageError) -> CameraChoice {
-    if text == "auto" || text == "scene" { return .scene(.daylight) }
+    if text == "auto" { return autoCamera() }
+    if text == "scene" { return .scene(.daylight) }
+    if text.hasPrefix("ffmpeg:") {
+      let input = String(text.dropFirst("ffmpeg:".count))
+      guard !input.isEmpty else {
+        throw UsageError(problems: [
+          "--camera ffmpeg: needs an input, for example ffmpeg:/dev/video0 or ffmpeg:rtsp://camera/stream"
+        ])
+      }
+      return .ffmpeg(input, format: input.hasPrefix("/dev/video") ? "v4l2" : nil)
+    }
     if text.hasPrefix("scene:") {
       let name = String(text.dropFirst("scene:".count))
       guard let preset = ScenePreset.named(name) else {
@@ -271,15 +298,27 @@ struct CommandOptions: Equatable {
       }
       return .file(path)
     }
-    if text.hasPrefix("ffmpeg:") || text == "gphoto2" {
+    if text == "gphoto2" {
       throw UsageError(problems: [
-        "--camera \(text): ffmpeg and gphoto2 cameras are not in this build yet; use "
+        "--camera gphoto2: DSLRs through gphoto2 are not in this build yet; use ffmpeg:INPUT, "
           + "scene[:PRESET] or file:PATH"
       ])
     }
     throw UsageError(problems: [
       "unknown camera '\(text)'; use auto, scene[:PRESET], file:PATH, ffmpeg:INPUT or gphoto2"
     ])
+  }
+
+  /// `auto`: the first V4L2 device through ffmpeg, else the scene camera.
+  static func autoCamera(
+    devices: [String] =
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: "/sys/class/video4linux")) ?? []
+  ) -> CameraChoice {
+    guard let first = devices.filter({ $0.hasPrefix("video") }).sorted().first else {
+      return .scene(.daylight)
+    }
+    return .ffmpeg("/dev/\(first)", format: "v4l2")
   }
 
   private static func filter(_ text: String) throws(UsageError) -> FilterChoice {

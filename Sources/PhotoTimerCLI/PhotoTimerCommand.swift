@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerImaging
 import PhotoTimerJPEG
@@ -61,6 +62,9 @@ struct PhotoTimerCommand {
     case .file(let path):
       let source = ImageFileCamera(path: path, clock: clock)
       services = try pipeline(source, options).services(location: services.location)
+    case .ffmpeg(let input, let format):
+      let source = FFmpegCamera(input: input, format: format, clock: clock)
+      services = try pipeline(source, options).services(location: services.location)
     }
     switch options.location {
     case .simulated: break
@@ -92,7 +96,7 @@ struct PhotoTimerCommand {
     try store.checkFolder()
     return CameraPipeline(
       source: source, sink: store, clock: ContinuousClock(), filter: options.filter,
-      keepOriginal: options.keepOriginal)
+      keepOriginal: options.keepOriginal, burst: options.burst)
   }
 
   static func writeError(_ text: String) {
@@ -319,6 +323,7 @@ final class Session: Sendable {
     case .simulated: "simulation"
     case .scene(let preset): "scene camera (\(preset.name))"
     case .file(let path): "image file \((path as NSString).lastPathComponent)"
+    case .ffmpeg(let input, _): "ffmpeg \(input)"
     }
   }
 

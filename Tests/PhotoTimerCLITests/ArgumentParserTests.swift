@@ -31,6 +31,17 @@ struct ArgumentParserTests {
       try options(["--gpsd", "gps.local:2948"]).location
         == .gpsd(.init(host: "gps.local", port: 2948)))
     #expect(try options(["--simulate"]).camera == .simulated)
+    #expect(
+      try options(["--camera", "ffmpeg:rtsp://cam/live", "--ffmpeg-format", "rtsp"]).camera
+        == .ffmpeg("rtsp://cam/live", format: "rtsp"))
+    #expect(
+      try options(["--camera", "ffmpeg:/dev/video2"]).camera
+        == .ffmpeg("/dev/video2", format: "v4l2"))
+    #expect(try options(["--burst", "5"]).burst == 5)
+    #expect(CommandOptions.autoCamera(devices: []) == .scene(.daylight))
+    #expect(
+      CommandOptions.autoCamera(devices: ["video1", "video0"])
+        == .ffmpeg("/dev/video0", format: "v4l2"))
     #expect(try options(["--simulate"]).location == .simulated)
     #expect(try options(["--no-beep"]).beep == false)
     #expect(try options(["--json", "--sequential"]).json)
@@ -87,6 +98,14 @@ struct ArgumentParserTests {
       ),
       (["--simulate", "--camera", "scene"], ["--simulate and --camera cannot be combined"]),
       (["-x"], ["unknown option '-x'; see 'phototimer --help'"]),
+      (["--burst", "0"], ["--burst takes a whole number of photos from 1 to 100, not '0'"]),
+      (
+        ["--camera", "gphoto2"],
+        [
+          "--camera gphoto2: DSLRs through gphoto2 are not in this build yet; use ffmpeg:INPUT, "
+            + "scene[:PRESET] or file:PATH"
+        ]
+      ),
     ])
   func bad(arguments: [String], problems: [String]) {
     #expect(throws: CommandOptions.UsageError(problems: problems)) {

@@ -250,4 +250,25 @@ struct PhotoTimerCommandTests {
       broken.output.contains(
         "✗ output folder  the output folder /nonexistent/photos does not exist"))
   }
+
+  @Test("An ffmpeg camera (lavfi test source) with a burst of 2: two photos, no ffmpeg left")
+  func ffmpegBurst() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-cli-ffmpeg-\(getpid())")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let run = try CommandRun.run([
+      "--seconds", "1", "--no-location", "--camera", "ffmpeg:testsrc2=size=320x240:rate=30",
+      "--ffmpeg-format", "lavfi", "--burst", "2", "-o", output.path,
+    ])
+    #expect(run.status == 0, "\(run.error)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+    #expect(files.count == 2 && files[1].hasSuffix("_burst2.jpg"), "\(files)")
+    let bad = try CommandRun.run([
+      "--seconds", "0", "--no-location", "--camera", "ffmpeg:/nonexistent/cam.mp4", "-o",
+      output.path,
+    ])
+    #expect(bad.status == 1)
+    #expect(bad.error.contains("ffmpeg found no video in /nonexistent/cam.mp4"))
+  }
 }

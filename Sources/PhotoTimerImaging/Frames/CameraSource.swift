@@ -20,8 +20,20 @@ public protocol CameraSession: Sendable {
   func nextPreview() async throws -> Frame
   /// The photo: the full-resolution frame taken nearest to now.
   func capture() async throws -> Frame
+  /// A burst: the frame nearest to now, then the next `count − 1` frames (one per frame
+  /// interval). The default takes `count` captures one after another.
+  func burst(count: Int) async throws -> [Frame]
   /// Stops the camera. Safe to call more than once.
   func close() async
+}
+
+extension CameraSession {
+  /// `count` captures, one after another.
+  public func burst(count: Int) async throws -> [Frame] {
+    var frames: [Frame] = []
+    for _ in 0..<max(count, 1) { frames.append(try await capture()) }
+    return frames
+  }
 }
 
 /// How long a camera had to settle, and whether it did.

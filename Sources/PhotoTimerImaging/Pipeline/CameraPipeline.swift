@@ -38,6 +38,9 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   public let filterChoice: FilterChoice
   /// Whether the unfiltered photo is saved too (as `…_original.jpg`).
   public let keepOriginal: Bool
+  /// Photos taken at the shutter: the frame at zero and the next `burst − 1` frames, saved
+  /// as `…_burst2.jpg` and so on.
+  public let burst: Int
   /// How settling is detected.
   public let settler: ExposureSettler
   /// How the exposure is chosen from the metered brightness.
@@ -65,6 +68,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   ///   - clock: The clock settling is timed on.
   ///   - filter: How the look is chosen (default: by analysis).
   ///   - keepOriginal: Also save the unfiltered photo.
+  ///   - burst: How many photos to take at the shutter, one per frame.
   ///   - settler: How settling is detected.
   ///   - program: How the exposure is chosen.
   ///   - advisor: How the look is suggested.
@@ -72,7 +76,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   ///   - timeZone: The time zone the photo's date is written in.
   public init(
     source: any CameraSource, sink: (any PhotoSink)?, clock: C, filter: FilterChoice = .auto,
-    keepOriginal: Bool = false, settler: ExposureSettler = ExposureSettler(),
+    keepOriginal: Bool = false, burst: Int = 1, settler: ExposureSettler = ExposureSettler(),
     program: ExposureProgram = .standard, advisor: FilterAdvisor = FilterAdvisor(),
     now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current
   ) {
@@ -81,6 +85,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     self.clock = clock
     self.filterChoice = filter
     self.keepOriginal = keepOriginal
+    self.burst = max(burst, 1)
     self.settler = settler
     self.program = program
     self.advisor = advisor
@@ -157,21 +162,28 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     guard let session = run().session.withLock({ $0 }) else {
       throw PreviewUnavailable(cause: CancellationError())
     }
-    let frame = try await session.capture()
+    let frames = try await burst > 1 ? session.burst(count: burst) : [session.capture()]
     let date = now()
     let look = Look(request.filter)
-    let photo = try await look.apply(to: frame)
-    guard let sink else { return nil }
-    let metadata = PhotoMetadata(
-      make: source.make, model: source.model, date: date, timeZone: timeZone,
-      settings: request.settings, filter: request.filter, location: request.location)
-    let file = try await sink.save(photo, metadata: metadata, variant: nil)
-    if keepOriginal, !look.isIdentity {
-      var original = metadata
-      original.filter = .natural
-      _ = try await sink.save(frame, metadata: original, variant: "original")
+    var first: URL?
+    for (index, frame) in frames.enumerated() {
+      let photo = try await look.apply(to: frame)
+      guard let sink else { continue }
+      let metadata = PhotoMetadata(
+        make: source.make, model: source.model, date: date, timeZone: timeZone,
+        settings: request.settings, filter: request.filter, location: request.location)
+      let variant = index == 0 ? nil : "burst\(index + 1)"
+      let file = try await sink.save(photo, metadata: metadata, variant: variant)
+      if first == nil { first = file }
+      if keepOriginal, !look.isIdentity {
+        var original = metadata
+        original.filter = .natural
+        _ = try await sink.save(
+          frame, metadata: original,
+          variant: [variant, "original"].compactMap { $0 }.joined(separator: "_"))
+      }
     }
-    return file
+    return first
   }
 
   private func release() async {

@@ -1,0 +1,228 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import Testing
+
+@testable import PhotoTimerFFmpeg
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+private let testSource = "testsrc2=size=640x480:rate=30"
+private let framePeriod = Duration.seconds(1) / 30
+
+/// ffmpeg processes that are children of this test process.
+private func ffmpegChildren() -> [Int32] {
+  let me = getpid()
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { Int32($0) }.filter { pid in
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+    else { return false }
+    let name = stat[stat.index(after: open)..<close]
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return name == "ffmpeg" && fields.count > 1 && Int32(fields[1]) == me
+  }
+}
+
+@Suite("Cameras through real ffmpeg (lavfi test sources)", .serialized, .timeLimit(.minutes(2)))
+struct FFmpegCameraTests {
+  private func camera(
+    _ input: String = testSource, format: String? = "lavfi"
+  )
+    -> FFmpegCamera<ContinuousClock>
+  {
+    FFmpegCamera(input: input, format: format, clock: ContinuousClock())
+  }
+
+  @Test("Streams 640×480 frames, each stamped with its arrival, in order")
+  func streams() async throws {
+    let session = try camera().openSession()
+    var previews: [Frame] = []
+    for _ in 0..<16 { previews.append(try await session.nextPreview()) }
+    let photo = try await session.capture()
+    await session.close()
+    #expect(photo.width == 640 && photo.height == 480)
+    #expect(previews.allSatisfy { $0.width == 320 && $0.height == 240 })
+    // Each preview is a newer frame than the last.
+    #expect(zip(previews, previews.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+    #expect(photo.timestamp >= (previews.last?.timestamp ?? .zero))
+    #expect(session.child.poll() != nil)  // reaped
+  }
+
+  @Test("At the shutter, the kept frame is within one frame period of the shutter instant")
+  func zeroShutterLag() async throws {
+    let session = try camera().openSession()
+    // Let it stream for a while, as during a count.
+    for _ in 0..<15 { _ = try await session.nextPreview() }
+    var gaps: [Duration] = []
+    for _ in 0..<10 {
+      try await Task.sleep(for: .milliseconds(Int.random(in: 5...60)))
+      let shutter = session.opened.duration(to: .now)
+      let frame = try await session.capture()
+      gaps.append(frame.timestamp > shutter ? frame.timestamp - shutter : shutter - frame.timestamp)
+    }
+    await session.close()
+    #expect(gaps.allSatisfy { $0 <= framePeriod }, "\(gaps)")
+  }
+
+  @Test("A burst of 5 gives 5 distinct frames from the same stream")
+  func burst() async throws {
+    let session = try camera().openSession()
+    _ = try await session.nextPreview()
+    let frames = try await session.burst(count: 5)
+    await session.close()
+    #expect(frames.count == 5)
+    #expect(Set(frames.map(\.pixels)).count == 5)
+    #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+  }
+
+  @Test("A run with the pipeline writes a JPEG with our EXIF")
+  func photo() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-ffmpeg-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let clock = ContinuousClock()
+    let pipeline = CameraPipeline(
+      source: camera(), sink: PhotoStore(folder: folder), clock: clock)
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 1),
+      services: pipeline.services(location: .disabled(reason: "off")), clock: clock)
+    guard case .captured(let photo) = await engine.run(onEvent: { _ in }) else {
+      Issue.record("expected a photo")
+      return
+    }
+    let file = try #require(photo.file)
+    let bytes = try [UInt8](Data(contentsOf: file))
+    let header = try JPEGCodec.size(of: bytes, path: file.path)
+    #expect(header.width == 640 && header.height == 480)
+    let exposure = try #require(JPEGFile.recordedExposure(in: bytes))
+    #expect(exposure.iso >= 100)
+    let exiftool = Process()
+    exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+    exiftool.arguments = ["-s3", "-Make", "-Model", file.path]
+    let pipe = Pipe()
+    exiftool.standardOutput = pipe
+    try exiftool.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    exiftool.waitUntilExit()
+    #expect(text == "ffmpeg\n\(testSource)\n")
+    #expect(ffmpegChildren().isEmpty)
+  }
+
+  @Test("Cancelling during warm-up leaves no ffmpeg process within 300 ms")
+  func cancelDuringWarmUp() async throws {
+    let clock = ContinuousClock()
+    let pipeline = CameraPipeline(source: camera(), sink: nil, clock: clock)
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 5),
+      services: pipeline.services(location: .disabled(reason: "off")), clock: clock)
+    let run = Task { await engine.run(onEvent: { _ in }) }
+    // Until ffmpeg is running: a real process, so a real (bounded) wait for it.
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ffmpegChildren().isEmpty, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(!ffmpegChildren().isEmpty)
+    let start = ContinuousClock.now
+    run.cancel()
+    #expect(await run.value == .cancelled)
+    while !ffmpegChildren().isEmpty, start.duration(to: .now) < .seconds(2) {
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    #expect(ffmpegChildren().isEmpty)
+    #expect(start.duration(to: .now) < .milliseconds(300))
+  }
+
+  @Test(
+    "Bad inputs give ffmpeg's own reason, no hang and no process left",
+    arguments: [
+      ("/nonexistent/clip.mp4", nil as String?, "No such file or directory"),
+      ("foo", "nosuchformat", "Unknown input format: 'nosuchformat'"),
+    ])
+  func badInputs(input: String, format: String?, reason: String) async throws {
+    let session = try camera(input, format: format).openSession()
+    await #expect {
+      _ = try await session.nextPreview()
+    } throws: { error in
+      guard case .noVideo = error as? FFmpegError else { return false }
+      return "\(error)".contains(reason)
+    }
+    await session.close()
+    #expect(ffmpegChildren().isEmpty)
+  }
+
+  @Test("ffmpeg missing: a clear message saying how to install it")
+  func notInstalled() async {
+    let camera = FFmpegCamera(
+      input: testSource, format: "lavfi", executable: "/nonexistent/ffmpeg",
+      clock: ContinuousClock())
+    await #expect(throws: FFmpegError.notInstalled(executable: "/nonexistent/ffmpeg")) {
+      _ = try await camera.open()
+    }
+    #expect(
+      FFmpegError.notInstalled(executable: "ffmpeg").description
+        == "ffmpeg is not installed; install it (sudo apt-get install ffmpeg) or use --camera scene"
+    )
+  }
+
+  @Test("A stream that stalls is an error after the stall limit, and ffmpeg is stopped")
+  func stall() async throws {
+    let session = try FFmpegCamera(
+      input: testSource, format: "lavfi", stallTimeout: .milliseconds(500),
+      clock: ContinuousClock()
+    ).openSession()
+    _ = try await session.nextPreview()
+    kill(session.child.pid, SIGSTOP)  // frozen: no more frames
+    await #expect {
+      for _ in 0..<100 { _ = try await session.nextPreview() }
+    } throws: { error in
+      if case .stalled = error as? FFmpegError { return true }
+      return false
+    }
+    kill(session.child.pid, SIGCONT)
+    await session.close()
+    #expect(ffmpegChildren().isEmpty)
+  }
+
+  @Test("ffmpeg killed from outside: an error with how it ended")
+  func killed() async throws {
+    let session = try camera().openSession()
+    _ = try await session.nextPreview()
+    kill(session.child.pid, SIGKILL)
+    await #expect {
+      for _ in 0..<100 { _ = try await session.nextPreview() }
+    } throws: { error in
+      guard case .ended(_, let exit, _) = error as? FFmpegError else { return false }
+      return exit == "killed by signal 9"
+    }
+    await session.close()
+    #expect(ffmpegChildren().isEmpty)
+  }
+
+  @Test("Frames of a size other than announced: the cut-off frame is an error, not a photo")
+  func wrongSize() async throws {
+    // A stand-in for ffmpeg that announces 640×480 and then sends a frame and a half.
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fake-ffmpeg-\(getpid()).sh")
+    try """
+    #!/bin/sh
+    echo "  Stream #0:0: Video: rawvideo (RGB[24] / 0x18424752), rgb24(pc), 640x480, 30 fps" >&2
+    head -c 1382400 /dev/zero
+    """.write(to: script, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: script) }
+    chmod(script.path, 0o755)
+    let session = try FFmpegCamera(
+      input: "anything", executable: script.path, clock: ContinuousClock()
+    ).openSession()
+    await #expect {
+      for _ in 0..<5 { _ = try await session.nextPreview() }
+    } throws: { error in
+      (error as? FFmpegError) == .partialFrame(input: "anything", bytes: 460_800, expected: 921_600)
+    }
+    await session.close()
+  }
+}
