@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "PhotoTimerImaging", targets: ["PhotoTimerImaging"]),
     .library(name: "PhotoTimerJPEG", targets: ["PhotoTimerJPEG"]),
     .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
+    .library(name: "PhotoTimerGPhoto2", targets: ["PhotoTimerGPhoto2"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
   ],
@@ -33,6 +34,10 @@ let package = Package(
       dependencies: ["PhotoTimer", "PhotoTimerImaging", "CTurboJPEG", "CExif", "CPNG"]),
     // Cameras through ffmpeg as a child process: webcams, IP cameras, test sources (POSIX).
     .target(name: "PhotoTimerFFmpeg", dependencies: ["PhotoTimer", "PhotoTimerImaging"]),
+    // DSLRs through the gphoto2 tool; the camera's JPEG kept, our EXIF merged in (POSIX).
+    .target(
+      name: "PhotoTimerGPhoto2",
+      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerFFmpeg"]),
     .systemLibrary(
       name: "CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
@@ -47,7 +52,7 @@ let package = Package(
       name: "PhotoTimerCLI",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2",
       ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
@@ -83,6 +88,10 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerFFmpegTests",
       dependencies: ["PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG"]),
+    // gphoto2 driven through stand-in scripts (no camera here) and the real tool for detection.
+    .testTarget(
+      name: "PhotoTimerGPhoto2Tests",
+      dependencies: ["PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG"]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],

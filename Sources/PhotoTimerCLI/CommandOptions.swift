@@ -28,6 +28,10 @@ struct CommandOptions: Equatable {
     case file(String)
     /// A stream read through ffmpeg, with its input format.
     case ffmpeg(String, format: String?)
+    /// A DSLR through gphoto2.
+    case gphoto2
+    /// `auto`: a V4L2 device, else a gphoto2 camera, else the scene camera (decided at start).
+    case auto
   }
 
   /// How the run is shown.
@@ -44,7 +48,7 @@ struct CommandOptions: Equatable {
   struct RunOptions: Equatable {
     var seconds = 5
     var location = LocationChoice.gpsd(.standard)
-    var camera = CameraChoice.scene(.daylight)
+    var camera = CameraChoice.auto
     var burst = 1
     var output: String?
     var filter = FilterChoice.auto
@@ -83,9 +87,10 @@ struct CommandOptions: Equatable {
     options:
       -s, --seconds N               countdown, 0…3600 (default 5)
       --camera SOURCE               auto (default) | scene[:PRESET] | file:PATH
-                                    | ffmpeg:INPUT | gphoto2 (not in this build yet)
+                                    | ffmpeg:INPUT | gphoto2
                                     presets: daylight, overcast, golden-hour, indoor, night
-                                    auto: the first /dev/video* through ffmpeg, else the scene
+                                    auto: the first /dev/video* through ffmpeg, else a gphoto2
+                                    camera, else the scene camera
       --ffmpeg-format FORMAT        ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)
       -o, --output DIR              folder for photos (default: XDG Pictures dir/phototimer)
       --location LAT,LON            fixed location instead of gpsd
@@ -272,7 +277,7 @@ struct CommandOptions: Equatable {
   }
 
   private static func camera(_ text: String) throws(UsageError) -> CameraChoice {
-    if text == "auto" { return autoCamera() }
+    if text == "auto" { return .auto }
     if text == "scene" { return .scene(.daylight) }
     if text.hasPrefix("ffmpeg:") {
       let input = String(text.dropFirst("ffmpeg:".count))
@@ -298,12 +303,7 @@ struct CommandOptions: Equatable {
       }
       return .file(path)
     }
-    if text == "gphoto2" {
-      throw UsageError(problems: [
-        "--camera gphoto2: DSLRs through gphoto2 are not in this build yet; use ffmpeg:INPUT, "
-          + "scene[:PRESET] or file:PATH"
-      ])
-    }
+    if text == "gphoto2" { return .gphoto2 }
     throw UsageError(problems: [
       "unknown camera '\(text)'; use auto, scene[:PRESET], file:PATH, ffmpeg:INPUT or gphoto2"
     ])

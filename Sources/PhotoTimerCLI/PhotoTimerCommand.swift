@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
+import PhotoTimerGPhoto2
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
@@ -37,7 +38,8 @@ struct PhotoTimerCommand {
       exit(ExitCode.success.rawValue)
     case .doctor(let run):
       exit(await Doctor(options: run).report())
-    case .run(let run):
+    case .run(var run):
+      if run.camera == .auto { run.camera = await resolveAuto() }
       let services: PhotoTimerServices
       do {
         services = try makeServices(run)
@@ -47,6 +49,16 @@ struct PhotoTimerCommand {
       }
       exit(await Session(options: run, services: services).run().rawValue)
     }
+  }
+
+  /// `auto`: the first V4L2 device through ffmpeg, else a camera gphoto2 detects, else the
+  /// scene camera.
+  static func resolveAuto() async -> CommandOptions.CameraChoice {
+    let video = CommandOptions.autoCamera()
+    if video != .scene(.daylight) { return video }
+    let gphoto2 = GPhoto2Camera(store: nil, clock: ContinuousClock())
+    if let cameras = try? await gphoto2.detect(), !cameras.isEmpty { return .gphoto2 }
+    return .scene(.daylight)
   }
 
   /// The services the options ask for; checks the output folder before any counting.
@@ -64,6 +76,14 @@ struct PhotoTimerCommand {
       services = try pipeline(source, options).services(location: services.location)
     case .ffmpeg(let input, let format):
       let source = FFmpegCamera(input: input, format: format, clock: clock)
+      services = try pipeline(source, options).services(location: services.location)
+    case .gphoto2:
+      let store = store(options)
+      try store.checkFolder()
+      services = GPhoto2Camera(store: store, clock: clock).services(location: services.location)
+    case .auto:
+      let source = SceneCamera(
+        preset: .daylight, width: options.width, height: options.height, clock: clock)
       services = try pipeline(source, options).services(location: services.location)
     }
     switch options.location {
@@ -324,6 +344,8 @@ final class Session: Sendable {
     case .scene(let preset): "scene camera (\(preset.name))"
     case .file(let path): "image file \((path as NSString).lastPathComponent)"
     case .ffmpeg(let input, _): "ffmpeg \(input)"
+    case .gphoto2: "gphoto2"
+    case .auto: "scene camera (daylight)"
     }
   }
 

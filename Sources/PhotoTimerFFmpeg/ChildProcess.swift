@@ -8,17 +8,17 @@ import PhotoTimer
 /// A child process started with an argument array (never a shell), its standard output and
 /// standard error on pipes, and a way to stop it that always reaps it: SIGTERM, then SIGKILL
 /// if it has not gone within a grace period.
-final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
   /// The child's process id.
-  let pid: pid_t
+  package let pid: pid_t
   /// The read end of its standard output.
-  let output: Int32
+  package let output: Int32
   /// The read end of its standard error.
-  let errors: Int32
+  package let errors: Int32
   private let reaped = Locked<Int32?>(nil)
 
   /// What ended a child.
-  enum Exit: Equatable {
+  package enum Exit: Equatable {
     case status(Int32)
     case signal(Int32)
   }
@@ -26,7 +26,7 @@ final class ChildProcess: Sendable {
   /// Starts `executable` with `arguments`; standard input is /dev/null.
   ///
   /// - Throws: `POSIXError` with the spawn's errno (`ENOENT` when the program is missing).
-  init(executable: String, arguments: [String]) throws {
+  package init(executable: String, arguments: [String]) throws {
     var out: [Int32] = [-1, -1]
     var err: [Int32] = [-1, -1]
     guard makePipe(&out) else { throw POSIXError(.EMFILE) }
@@ -67,7 +67,7 @@ final class ChildProcess: Sendable {
   }
 
   /// How the child ended, if it has (without waiting).
-  func poll() -> Exit? {
+  package func poll() -> Exit? {
     if let status = reaped.withLock({ $0 }) { return Self.exit(status) }
     var status: Int32 = 0
     let result = waitpid(pid, &status, WNOHANG)
@@ -79,7 +79,7 @@ final class ChildProcess: Sendable {
   /// Stops the child: SIGTERM, SIGKILL after `grace`, and reaps it; closes the pipes.
   /// Safe to call more than once.
   @discardableResult
-  func stop(grace: Duration = .milliseconds(200)) -> Exit? {
+  package func stop(grace: Duration = .milliseconds(200)) -> Exit? {
     if poll() == nil {
       kill(pid, SIGTERM)
       let deadline = ContinuousClock.now + grace
@@ -95,7 +95,7 @@ final class ChildProcess: Sendable {
   }
 
   /// Closes the pipes' read ends.
-  func closePipes() {
+  package func closePipes() {
     close(output)
     close(errors)
   }
@@ -114,4 +114,62 @@ func makePipe(_ fds: inout [Int32]) -> Bool {
   _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
   _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
   return true
+}
+
+extension ChildProcess {
+  /// Runs a program to its end and returns its exit and everything it printed (standard
+  /// output and standard error together, in order of arrival). Cancelling the task stops it
+  /// (SIGTERM, then SIGKILL) and reaps it.
+  ///
+  /// - Throws: `POSIXError(.ENOENT)` when the program is missing, `CancellationError` when
+  ///   cancelled.
+  package static func run(
+    _ executable: String, _ arguments: [String]
+  ) async throws -> (
+    exit: Exit, output: String
+  ) {
+    let child = try ChildProcess(executable: executable, arguments: arguments)
+    let collected = Locked(Data())
+    return try await withTaskCancellationHandler {
+      let result = try await OffPoolRun.run {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var descriptors = [
+          pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
+          pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0),
+        ]
+        var open = 2
+        while open > 0 {
+          guard Glibc.poll(&descriptors, 2, 200) >= 0 || errno == EINTR else { break }
+          for index in 0..<2 where descriptors[index].revents != 0 {
+            let count = read(descriptors[index].fd, &buffer, buffer.count)
+            if count <= 0 {
+              descriptors[index].fd = -1
+              open -= 1
+            } else {
+              collected.withLock { $0.append(contentsOf: buffer[0..<count]) }
+            }
+          }
+        }
+        // Both pipes closed: the program is ending; reap it (bounded, then stop it).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while child.poll() == nil, ContinuousClock.now < deadline { usleep(1_000) }
+        return child.poll() ?? child.stop()
+      }
+      let exit = result
+      child.closePipes()
+      try Task.checkCancellation()
+      return (exit ?? .status(-1), String(decoding: collected.withLock { $0 }, as: UTF8.self))
+    } onCancel: {
+      child.stop(grace: .milliseconds(200))
+    }
+  }
+}
+
+/// A blocking loop on a thread of its own, awaited without blocking the cooperative pool.
+enum OffPoolRun {
+  static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async throws -> Value {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: work()) }.start()
+    }
+  }
 }

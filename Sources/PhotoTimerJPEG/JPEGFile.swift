@@ -22,10 +22,12 @@ public enum JPEGFile {
 
   /// `jpeg` with its JFIF header replaced by an APP1 segment holding `exif`, right after SOI,
   /// as the Exif standard places it.
-  static func inserting(exif: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
+  static func inserting(exif: [UInt8], into jpeg: [UInt8], keepingJFIF: Bool = false) -> [UInt8] {
     var rest = jpeg[2...]
     // Drop a JFIF APP0 segment: an Exif file carries APP1 first.
-    if rest.count > 4, rest[rest.startIndex] == 0xFF, rest[rest.startIndex + 1] == 0xE0 {
+    if !keepingJFIF, rest.count > 4, rest[rest.startIndex] == 0xFF,
+      rest[rest.startIndex + 1] == 0xE0
+    {
       let length = Int(rest[rest.startIndex + 2]) << 8 | Int(rest[rest.startIndex + 3])
       rest = rest.dropFirst(2 + length)
     }

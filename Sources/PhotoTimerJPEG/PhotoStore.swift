@@ -133,6 +133,21 @@ public struct PhotoStore: PhotoSink {
       bytes, date: metadata.date, timeZone: metadata.timeZone, variant: variant)
   }
 
+  /// Saves a finished JPEG file (a camera's own, say) as a new photo, atomically.
+  ///
+  /// - Parameters:
+  ///   - jpeg: The whole file.
+  ///   - date: The shutter time, for the name.
+  ///   - timeZone: The time zone of the name.
+  ///   - variant: A suffix for a second file of the same shot, or `nil`.
+  public func save(
+    jpeg: [UInt8], date: Date, timeZone: TimeZone, variant: String?
+  ) async throws
+    -> URL
+  {
+    try await write(jpeg, date: date, timeZone: timeZone, variant: variant)
+  }
+
   /// Writes `bytes` as a new photo file, atomically.
   func write(
     _ bytes: [UInt8], date: Date, timeZone: TimeZone, variant: String?

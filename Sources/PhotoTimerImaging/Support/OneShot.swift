@@ -2,7 +2,7 @@ import PhotoTimer
 
 /// A value that arrives once, for any number of waiters: the camera step's preview, which
 /// the filter step waits for.
-final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable>: Sendable {
   private struct State {
     var result: Result<Value, any Error>?
     var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
@@ -11,9 +11,12 @@ final class OneShot<Value: Sendable>: Sendable {
 
   private let state = Locked(State())
 
+  /// Creates an empty one.
+  package init() {}
+
   /// Delivers the value (or the error) to every waiter, now and later; only the first call
   /// counts.
-  func fulfil(_ result: Result<Value, any Error>) {
+  package func fulfil(_ result: Result<Value, any Error>) {
     let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
       guard state.result == nil else { return [] }
       state.result = result
@@ -26,7 +29,7 @@ final class OneShot<Value: Sendable>: Sendable {
   /// The value, once it arrives.
   ///
   /// - Throws: The delivered error, or `CancellationError` when the waiting task is cancelled.
-  func value() async throws -> Value {
+  package func value() async throws -> Value {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
       return state.nextID

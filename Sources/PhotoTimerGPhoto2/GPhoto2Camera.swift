@@ -1,0 +1,206 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerFFmpeg
+import PhotoTimerImaging
+import PhotoTimerJPEG
+
+/// A camera found by `gphoto2 --auto-detect`.
+public struct DetectedCamera: Hashable, Sendable, CustomStringConvertible {
+  /// The model, e.g. `"Canon EOS 80D"`.
+  public var model: String
+  /// The port, e.g. `"usb:001,005"`.
+  public var port: String
+  /// `Canon EOS 80D (usb:001,005)`.
+  public var description: String { "\(model) (\(port))" }
+}
+
+/// What went wrong with gphoto2, in plain words with the fix.
+public enum GPhoto2Error: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The `gphoto2` tool is not installed.
+  case notInstalled
+  /// No camera was detected.
+  case noCamera
+  /// Another program (the desktop's gvfs) holds the camera.
+  case cameraClaimed
+  /// The camera is busy, usually because focus could not lock.
+  case busy
+  /// Any other failure, with gphoto2's words.
+  case failed(String)
+
+  /// What failed and what to do.
+  public var description: String {
+    switch self {
+    case .notInstalled:
+      "gphoto2 is not installed; install it (sudo apt-get install gphoto2) or use another camera"
+    case .noCamera:
+      "no camera found by gphoto2: connect it by USB, switch it on and set it to PTP/PC mode"
+    case .cameraClaimed:
+      "could not claim the USB camera: the desktop holds it; release it with 'gio mount -s "
+        + "gphoto2' (or 'pkill -f gvfs-gphoto2-volume-monitor') and try again"
+    case .busy:
+      "the camera is busy (PTP Device Busy), usually because it could not lock focus: aim at "
+        + "something with contrast, or switch the lens to manual focus"
+    case .failed(let words):
+      "gphoto2 failed: \(words)"
+    }
+  }
+
+  /// The error gphoto2's output describes.
+  static func from(output: String) -> GPhoto2Error {
+    if output.contains("Could not claim the USB device") { return .cameraClaimed }
+    if output.contains("PTP Device Busy") { return .busy }
+    if output.contains("Could not detect any camera") || output.contains("No camera found") {
+      return .noCamera
+    }
+    let errors = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { $0.hasPrefix("*** Error") || $0.contains("rror") }
+    return .failed(
+      errors.suffix(2).joined(separator: " / ").isEmpty
+        ? "no reason given" : errors.suffix(2).joined(separator: " / "))
+  }
+}
+
+/// A DSLR or mirrorless camera through the `gphoto2` tool.
+///
+/// During the count the camera is detected and, where it can, a live-view preview is taken
+/// for metering and the look; at zero the camera shoots and the photo is downloaded. The
+/// camera's own JPEG is kept as it is (its pixels and its EXIF: exposure, lens, maker notes)
+/// and ours is added to its EXIF (description with the look and the place, software, GPS)
+/// without re-encoding. Each gphoto2 run is a child process stopped and reaped on cancel.
+public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
+  /// The gphoto2 program.
+  public var executable: String
+  /// Where photos go; `nil` takes them without keeping a file.
+  public var store: PhotoStore?
+  /// The clock (for the preview's timestamp).
+  public var clock: C
+  /// The wall clock, for the photo's name.
+  public var now: @Sendable () -> Date
+
+  /// Creates the camera.
+  public init(
+    executable: String = "gphoto2", store: PhotoStore?, clock: C,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.executable = executable
+    self.store = store
+    self.clock = clock
+    self.now = now
+  }
+
+  /// The cameras gphoto2 finds.
+  ///
+  /// - Throws: ``GPhoto2Error`` when gphoto2 is missing or fails.
+  public func detect() async throws -> [DetectedCamera] {
+    let output = try await run(["--auto-detect"])
+    // Model padded to the port column, after a header and a rule.
+    return output.split(separator: "\n").dropFirst(2).compactMap { line in
+      let text = line.trimmingCharacters(in: .whitespaces)
+      guard
+        let range = text.range(of: "usb:") ?? text.range(of: "ptpip:")
+          ?? text.range(of: "serial:")
+      else { return nil }
+      let model = text[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+      return model.isEmpty
+        ? nil : DetectedCamera(model: model, port: String(text[range.lowerBound...]))
+    }
+  }
+
+  /// The engine's services: this camera, the look suggested from its preview, `location`.
+  public func services(location: Preparation<LocationTag>) -> PhotoTimerServices {
+    let suggestion = Locked<FilterSuggestion?>(nil)
+    let suggested = OneShot<FilterSuggestion>()
+    let detected = Locked<DetectedCamera?>(nil)
+    let camera = CameraService(
+      prepare: {
+        do {
+          let cameras = try await detect()
+          guard let first = cameras.first else { throw GPhoto2Error.noCamera }
+          detected.withLock { $0 = first }
+          let preview = try? await self.preview()
+          let sceneEV = preview.map { Metering.sceneEV(of: $0) } ?? 10
+          let look =
+            preview.map { FilterAdvisor().suggest(for: $0, sceneEV: sceneEV) }
+            ?? FilterSuggestion(
+              filter: .natural, confidence: 0.5, reason: "no preview from the camera")
+          suggestion.withLock { $0 = look }
+          suggested.fulfil(.success(look))
+          return ExposureProgram.standard.settings(forSceneEV: sceneEV)
+        } catch {
+          suggested.fulfil(.failure(error))
+          throw error
+        }
+      },
+      capture: { request in
+        try await self.capture(request, camera: detected.withLock { $0 })
+      })
+    let filter = Preparation<FilterSuggestion>(
+      isRequired: false, status: { "waiting for the camera's preview" },
+      ready: { suggestion.withLock { $0 } }
+    ) {
+      // NB: the look is only recorded in the EXIF: the camera's JPEG is never re-encoded.
+      try await suggested.value()
+    }
+    return PhotoTimerServices(camera: camera, location: location, filter: filter)
+  }
+
+  /// A live-view frame, when the camera can give one.
+  func preview() async throws -> Frame {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/preview.jpg"
+    _ = try await run(["--capture-preview", "--filename", path, "--force-overwrite"])
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    var frame = try JPEGCodec.decode(bytes, path: path).downscaled(maxWidth: 320)
+    if let exposure = JPEGFile.recordedExposure(in: bytes) {
+      frame.exposureEV =
+        log2(exposure.fNumber * exposure.fNumber / exposure.exposureTime)
+        - log2(Double(exposure.iso) / 100)
+    }
+    return frame
+  }
+
+  /// Shoots, downloads, adds our EXIF and saves.
+  func capture(_ request: CaptureRequest, camera: DetectedCamera?) async throws -> URL? {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let output = try await run([
+      "--capture-image-and-download", "--filename", folder + "/capture.%C", "--force-overwrite",
+    ])
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    guard let name = names.first(where: { $0.lowercased().hasSuffix(".jpg") }) else {
+      throw names.isEmpty
+        ? GPhoto2Error.from(output: output)
+        : GPhoto2Error.failed(
+          "the camera saved \(names.joined(separator: ", ")), no JPEG: set it to JPEG or RAW+JPEG")
+    }
+    let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+    let date = now()
+    let metadata = PhotoMetadata(
+      make: camera?.model ?? "camera", model: camera?.model ?? "camera", date: date,
+      settings: request.settings, filter: request.filter, location: request.location)
+    let merged = try ExifBlock.merging(metadata, into: jpeg)
+    guard let store else { return nil }
+    return try await store.save(jpeg: merged, date: date, timeZone: .current, variant: nil)
+  }
+
+  /// Runs gphoto2 and returns what it printed, or throws the error it describes.
+  private func run(_ arguments: [String]) async throws -> String {
+    let result: (exit: ChildProcess.Exit, output: String)
+    do {
+      result = try await ChildProcess.run(executable, arguments)
+    } catch let error as POSIXError where error.code == .ENOENT {
+      throw GPhoto2Error.notInstalled
+    }
+    guard result.exit == .status(0) else { throw GPhoto2Error.from(output: result.output) }
+    return result.output
+  }
+
+  private func temporaryFolder() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-gphoto2-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import Testing
+
+@testable import PhotoTimerGPhoto2
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A stand-in for the gphoto2 tool: a shell script with the given body. No camera exists
+/// here, so the camera's side is played by scripts that print what gphoto2 prints.
+private struct FakeGPhoto2 {
+  let path: String
+
+  init(_ body: String) throws {
+    path =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "fake-gphoto2-\(UUID().uuidString).sh"
+      ).path
+    try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A "camera" JPEG: pixels with the camera's own EXIF (Make, Model, exposure).
+private func cameraJPEG() throws -> [UInt8] {
+  var frame = Frame(width: 64, height: 48)
+  for y in 0..<48 {
+    for x in 0..<64 { frame[x, y] = RGB(red: UInt8(x * 4), green: 90, blue: UInt8(y * 5)) }
+  }
+  let metadata = PhotoMetadata(
+    make: "Canon", model: "Canon EOS 80D", software: "Firmware Version 1.0.3",
+    date: Date(timeIntervalSince1970: 1_796_040_000),
+    settings: ExposureProgram.standard.settings(forSceneEV: 13),
+    filter: .natural, location: nil)
+  return try JPEGFile.make(frame, metadata: metadata)
+}
+
+private let autoDetectOutput = """
+  Model                          Port
+  ----------------------------------------------------------
+  Canon EOS 80D                  usb:001,005
+  """
+
+@Suite("DSLRs through gphoto2 (stand-ins for the camera)", .serialized, .timeLimit(.minutes(1)))
+struct GPhoto2CameraTests {
+  @Test("Detection reads gphoto2's table; no camera is an empty list")
+  func detection() async throws {
+    let fake = try FakeGPhoto2("cat <<'EOF'\n\(autoDetectOutput)\nEOF")
+    defer { fake.remove() }
+    let cameras = try await GPhoto2Camera(
+      executable: fake.path, store: nil, clock: ContinuousClock()
+    )
+    .detect()
+    #expect(cameras == [DetectedCamera(model: "Canon EOS 80D", port: "usb:001,005")])
+    // The real tool, with no camera attached.
+    let none = try await GPhoto2Camera(store: nil, clock: ContinuousClock()).detect()
+    #expect(none.isEmpty)
+  }
+
+  @Test(
+    "Well-known failures become plain advice",
+    arguments: [
+      ("*** Error (-53: 'Could not claim the USB device') ***", GPhoto2Error.cameraClaimed),
+      ("*** Error (-110: 'PTP Device Busy') ***", .busy),
+      ("*** Error ***\nCould not detect any camera", .noCamera),
+      ("*** Error (-7: 'I/O problem') ***", .failed("*** Error (-7: 'I/O problem') ***")),
+    ])
+  func failures(output: String, expected: GPhoto2Error) async throws {
+    let fake = try FakeGPhoto2("cat <<'EOF'\n\(output)\nEOF\nexit 1")
+    defer { fake.remove() }
+    await #expect(throws: expected) {
+      _ = try await GPhoto2Camera(executable: fake.path, store: nil, clock: ContinuousClock())
+        .detect()
+    }
+    #expect(GPhoto2Error.cameraClaimed.description.contains("gio mount -s gphoto2"))
+  }
+
+  @Test("gphoto2 missing: how to install it")
+  func notInstalled() async {
+    await #expect(throws: GPhoto2Error.notInstalled) {
+      _ = try await GPhoto2Camera(
+        executable: "/nonexistent/gphoto2", store: nil, clock: ContinuousClock()
+      )
+      .detect()
+    }
+  }
+
+  @Test("The camera's JPEG is kept byte for byte in its image data, with its EXIF and ours")
+  func captureKeepsCameraJPEG() async throws {
+    let original = try cameraJPEG()
+    let source = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "camera-\(UUID().uuidString).jpg"
+    ).path
+    try Data(original).write(to: URL(fileURLWithPath: source))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-gphoto2-out-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer {
+      try? FileManager.default.removeItem(at: folder)
+      try? FileManager.default.removeItem(atPath: source)
+    }
+    // --auto-detect prints the table; --capture-image-and-download copies the "camera's"
+    // file to the --filename pattern with %C as jpg; --capture-preview is not supported.
+    let fake = try FakeGPhoto2(
+      """
+      case "$1" in
+        --auto-detect) cat <<'EOF'
+      \(autoDetectOutput)
+      EOF
+        ;;
+        --capture-preview) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
+        --capture-image-and-download) target=$(echo "$3" | sed 's/%C/jpg/'); cp "\(source)" "$target" ;;
+      esac
+      """)
+    defer { fake.remove() }
+    let camera = GPhoto2Camera(
+      executable: fake.path, store: PhotoStore(folder: folder), clock: ContinuousClock())
+    let location = LocationTag(
+      name: "Sydney", coordinate: Coordinate(latitude: -33.8568, longitude: 151.2153, altitude: 58))
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 0),
+      services: camera.services(location: Preparation(isRequired: false) { location }),
+      clock: ContinuousClock())
+    guard case .captured(let photo) = await engine.run(onEvent: { _ in }) else {
+      Issue.record("expected a photo")
+      return
+    }
+    let file = try #require(photo.file)
+    let saved = try [UInt8](Data(contentsOf: file))
+    // Everything after the EXIF segment (the image itself) is unchanged: no re-encoding.
+    let originalSegment = try #require(ExifBlock.exifSegment(in: original) as Range<Int>?)
+    let savedSegment = try #require(ExifBlock.exifSegment(in: saved) as Range<Int>?)
+    #expect(
+      saved[savedSegment.upperBound...].elementsEqual(original[originalSegment.upperBound...]))
+    // The camera's own tags stay; ours are added.
+    let tool = Process()
+    tool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+    tool.arguments = ["-j", "-n", file.path]
+    let pipe = Pipe()
+    tool.standardOutput = pipe
+    try tool.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    tool.waitUntilExit()
+    let tags = try #require(
+      (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+    #expect(tags["Make"] as? String == "Canon")
+    #expect(tags["Model"] as? String == "Canon EOS 80D")
+    #expect(tags["ISO"] as? Int == 100)
+    #expect(tags["Software"] as? String == "phototimer \(PhotoTimerVersion.current)")
+    #expect((tags["ImageDescription"] as? String)?.hasSuffix("look, Sydney") == true)
+    #expect(tags["GPSLatitudeRef"] as? String == "S")
+    #expect(abs((tags["GPSLongitude"] as? Double ?? 0) - 151.2153) < 1e-6)
+  }
+
+  @Test("Cancelling stops gphoto2 at once and reaps it")
+  func cancel() async throws {
+    let fake = try FakeGPhoto2("exec sleep 30")
+    defer { fake.remove() }
+    let camera = GPhoto2Camera(executable: fake.path, store: nil, clock: ContinuousClock())
+    let task = Task { try await camera.detect() }
+    try await Task.sleep(for: .milliseconds(100))
+    let start = ContinuousClock.now
+    task.cancel()
+    await #expect(throws: CancellationError.self) { _ = try await task.value }
+    #expect(start.duration(to: .now) < .milliseconds(500))
+    // No sleeping child of ours remains.
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    let ours = entries.compactMap { Int32($0) }.filter { pid in
+      guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 1 && Int32(fields[1]) == getpid() && stat.contains("(sleep)")
+    }
+    #expect(ours.isEmpty)
+  }
+}
