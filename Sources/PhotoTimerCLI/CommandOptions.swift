@@ -50,6 +50,9 @@ struct CommandOptions: Equatable {
     var location = LocationChoice.gpsd(.standard)
     var camera = CameraChoice.auto
     var burst = 1
+    /// Time-lapse: the time between shots, and how many.
+    var interval: Duration?
+    var count = 1
     var output: String?
     var filter = FilterChoice.auto
     var keepOriginal = false
@@ -107,6 +110,7 @@ struct CommandOptions: Equatable {
                                     (default: on in the live view)
       --no-color                    no colour (NO_COLOR is honoured too)
       --burst N                     N photos at zero, one per frame (1…100)
+      --interval SECONDS --count N  time-lapse: N shots, one every SECONDS after the first
       --size WxH                    the scene camera's photo size (default 1920x1080)
       --quality N                   JPEG quality, 1…100 (default 92)
       -h, --help    --version
@@ -268,9 +272,21 @@ struct CommandOptions: Equatable {
       run.camera = .simulated
       if locationOptions.isEmpty { run.location = .simulated }
     }
-    for option in ["--interval", "--count"] where parsed.has(option) {
-      problems.append(
-        "\(option) is not available in this build yet; take single photos for now")
+    switch (parsed.value("--interval"), parsed.value("--count")) {
+    case (nil, nil): break
+    case (let interval?, let count?):
+      if let seconds = Double(interval), seconds.isFinite, (1...86_400).contains(seconds) {
+        run.interval = .milliseconds(Int64((seconds * 1000).rounded()))
+      } else {
+        problems.append("--interval takes seconds from 1 to 86400, not '\(interval)'")
+      }
+      if let number = Int(count), (1...100_000).contains(number) {
+        run.count = number
+      } else {
+        problems.append("--count takes a whole number of shots from 1 to 100000, not '\(count)'")
+      }
+    case (nil, _?): problems.append("--count needs --interval SECONDS (the time between shots)")
+    case (_?, nil): problems.append("--interval needs --count N (how many shots)")
     }
     guard problems.isEmpty else { throw UsageError(problems: problems) }
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)

@@ -194,8 +194,11 @@ final class Session: Sendable {
     var base = Duration.zero
     var timeline = Timeline()
     let sessionStart = clock.now
+    var restarts = 0
+    var lastRunStart = clock.now
     while true {
       base = sessionStart.duration(to: clock.now)
+      lastRunStart = clock.now
       timeline = Timeline()
       let (outcome, line) = await once(display: display, base: base, timeline: timeline)
       result = outcome
@@ -205,7 +208,32 @@ final class Session: Sendable {
         return state.restart && state.signal == nil && !state.stopped
       }
       guard again, result == .cancelled else { break }
-      display.note("restarting…")
+      restarts += 1
+      display.note("restarted (\(restarts))")
+    }
+    // Time-lapse: the further shots on a drift-free schedule: shot k fires at the first
+    // shot's shutter + k × interval. Each run starts early by its preparation time (the last
+    // one's camera time and a margin) and counts one tick of that length, so its shutter
+    // lands on the deadline itself.
+    if let interval = options.interval, options.count > 1, case .captured(let photo) = result {
+      let firstShutter = lastRunStart.advanced(by: photo.shutterOffset)
+      var preparation = photo.report(for: .camera)?.elapsed ?? .seconds(1)
+      for shot in 1..<options.count {
+        let lead = min(max(preparation + .milliseconds(500), .seconds(1)), interval)
+        let deadline = firstShutter.advanced(by: interval * shot)
+        guard await sleep(until: deadline.advanced(by: .zero - lead)) else {
+          result = .cancelled
+          break
+        }
+        display.note("time-lapse: shot \(shot + 1) of \(options.count)")
+        lastRunStart = clock.now
+        let (outcome, _) = await once(
+          display: display, base: sessionStart.duration(to: clock.now), timeline: Timeline(),
+          seconds: 1, tick: lead)
+        result = outcome
+        guard case .captured(let next) = outcome else { break }
+        preparation = next.report(for: .camera)?.elapsed ?? preparation
+      }
     }
     display.finish(result, timeline: timeline)
     if case .failed(let failure) = result {
@@ -216,7 +244,8 @@ final class Session: Sendable {
 
   /// One run: sequential preparations first when asked, then the engine.
   private func once(
-    display: any RunDisplay, base: Duration, timeline: Timeline
+    display: any RunDisplay, base: Duration, timeline: Timeline, seconds: Int? = nil,
+    tick: Duration = .seconds(1)
   ) async
     -> (PhotoTimerResult, Timeline)
   {
@@ -233,7 +262,8 @@ final class Session: Sendable {
       }
     }
     let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: options.seconds),
+      configuration: PhotoTimerConfiguration(
+        countdownSeconds: seconds ?? options.seconds, tickInterval: tick),
       services: services, clock: clock)
     let (presses, button) = AsyncStream.makeStream(of: Void.self)
     let countStart = countBase
@@ -264,6 +294,19 @@ final class Session: Sendable {
   private enum Sequential {
     case ready(PhotoTimerServices, end: Duration)
     case ended(PhotoTimerResult)
+  }
+
+  /// Sleeps until `deadline`, or until the session is cancelled; false when cancelled.
+  private func sleep(until deadline: ContinuousClock.Instant) async -> Bool {
+    let task = Task { try await clock.sleep(until: deadline, tolerance: nil) }
+    let cancelled = state.withLock { state -> Bool in
+      state.cancelCurrent = { task.cancel() }
+      return state.signal != nil || state.stopped
+    }
+    if cancelled { task.cancel() }
+    let finished = (try? await task.value) != nil
+    state.withLock { $0.cancelCurrent = nil }
+    return finished && state.withLock { $0.signal == nil && !$0.stopped }
   }
 
   /// `--sequential`: each preparation in turn, timed, then a count with the values ready.

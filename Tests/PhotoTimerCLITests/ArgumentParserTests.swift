@@ -39,6 +39,8 @@ struct ArgumentParserTests {
         == .ffmpeg("/dev/video2", format: "v4l2"))
     #expect(try options(["--burst", "5"]).burst == 5)
     #expect(try options(["--camera", "gphoto2"]).camera == .gphoto2)
+    #expect(try options(["--interval", "2.5", "--count", "10"]).interval == .milliseconds(2500))
+    #expect(try options(["--interval=60", "--count=3"]).count == 3)
     #expect(try options([]).camera == .auto)
     #expect(CommandOptions.autoCamera(devices: []) == .scene(.daylight))
     #expect(
@@ -101,6 +103,15 @@ struct ArgumentParserTests {
       (["--simulate", "--camera", "scene"], ["--simulate and --camera cannot be combined"]),
       (["-x"], ["unknown option '-x'; see 'phototimer --help'"]),
       (["--burst", "0"], ["--burst takes a whole number of photos from 1 to 100, not '0'"]),
+      (["--count", "5"], ["--count needs --interval SECONDS (the time between shots)"]),
+      (["--interval", "10"], ["--interval needs --count N (how many shots)"]),
+      (
+        ["--interval", "0.5", "--count", "x"],
+        [
+          "--interval takes seconds from 1 to 86400, not '0.5'",
+          "--count takes a whole number of shots from 1 to 100000, not 'x'",
+        ]
+      ),
 
     ])
   func bad(arguments: [String], problems: [String]) {

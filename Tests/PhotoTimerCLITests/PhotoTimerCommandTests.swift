@@ -271,4 +271,22 @@ struct PhotoTimerCommandTests {
     #expect(bad.status == 1)
     #expect(bad.error.contains("ffmpeg found no video in /nonexistent/cam.mp4"))
   }
+
+  @Test("Time-lapse: the shots fire on a drift-free schedule, one every interval")
+  func timeLapse() throws {
+    let run = try CommandRun.run([
+      "--simulate", "--seconds", "0", "--no-location", "--interval", "2", "--count", "3", "--json",
+    ])
+    #expect(run.status == 0, "\(run.error)")
+    let shutters = try run.output.split(separator: "\n").compactMap { line -> Double? in
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      return object["event"] as? String == "shutter" ? (object["t"] as? Double) : nil
+    }
+    #expect(shutters.count == 3)
+    for (index, shutter) in shutters.enumerated() {
+      // Each within 50 ms of first + k × 2 s: no drift from one shot to the next.
+      #expect(abs(shutter - (shutters[0] + Double(index) * 2)) < 0.05, "\(shutters)")
+    }
+  }
 }

@@ -73,7 +73,6 @@ final class LiveDisplay: RunDisplay {
         model.status = .counting(remaining: seconds)
         model.steps = Dictionary(
           uniqueKeysWithValues: PreparationStep.allCases.map { ($0, .running) })
-        model.note = nil
         model.startedAt = clock.now
       case .tick(let remaining):
         model.remaining = remaining
@@ -194,7 +193,7 @@ final class LiveDisplay: RunDisplay {
     var lines: [String] = []
     lines.append(
       paint("phototimer", "1") + "  ·  " + title
-        + (model.runs > 1 ? "  ·  restarted (\(model.runs - 1))" : "")
+        + (model.note.map { "  ·  \($0)" } ?? "")
         + (final ? "" : paint("   c cancel · space take it now · r restart", "2")))
     lines.append("")
     switch model.status {
@@ -216,7 +215,7 @@ final class LiveDisplay: RunDisplay {
       lines.append(contentsOf: ["", "", "  " + paint("✗ \(failure.message)", "1;31"), "", ""])
     case .idle:
       lines.append(contentsOf: [
-        "", "", "  " + (model.note ?? (model.startedAt == nil ? "starting…" : "cancelled")), "", "",
+        "", "", "  " + (model.startedAt == nil ? "starting…" : "cancelled"), "", "",
       ])
     }
     lines.append("")
