@@ -53,12 +53,25 @@ struct PhotoTimerCommand {
 
   /// `auto`: the first V4L2 device through ffmpeg, else a camera gphoto2 detects, else the
   /// scene camera.
+  ///
+  /// NB: gphoto2 is asked only when a USB still-image (PTP) interface is present: starting it
+  /// costs about 100 ms, which would delay the first frame of every run without a DSLR.
   static func resolveAuto() async -> CommandOptions.CameraChoice {
     let video = CommandOptions.autoCamera()
     if video != .scene(.daylight) { return video }
+    guard stillImageInterfacePresent() else { return .scene(.daylight) }
     let gphoto2 = GPhoto2Camera(store: nil, clock: ContinuousClock())
     if let cameras = try? await gphoto2.detect(), !cameras.isEmpty { return .gphoto2 }
     return .scene(.daylight)
+  }
+
+  /// Whether a USB interface of class 6 (still image: PTP cameras) is connected.
+  static func stillImageInterfacePresent(root: String = "/sys/bus/usb/devices") -> Bool {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    return entries.contains { entry in
+      let text = try? String(contentsOfFile: "\(root)/\(entry)/bInterfaceClass", encoding: .utf8)
+      return text?.trimmingCharacters(in: .whitespacesAndNewlines) == "06"
+    }
   }
 
   /// The services the options ask for; checks the output folder before any counting.

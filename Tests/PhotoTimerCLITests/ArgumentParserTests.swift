@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import Testing
 
@@ -118,6 +119,24 @@ struct ArgumentParserTests {
     #expect(throws: CommandOptions.UsageError(problems: problems)) {
       _ = try CommandOptions(arguments: arguments)
     }
+  }
+
+  @Test("auto asks gphoto2 only when a USB still-image (PTP) interface is connected")
+  func stillImageInterface() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "usb-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let keyboard = root.appendingPathComponent("1-1:1.0")
+    try FileManager.default.createDirectory(at: keyboard, withIntermediateDirectories: true)
+    try "03\n".write(
+      to: keyboard.appendingPathComponent("bInterfaceClass"), atomically: true, encoding: .utf8)
+    #expect(!PhotoTimerCommand.stillImageInterfacePresent(root: root.path))
+    let camera = root.appendingPathComponent("1-2:1.0")
+    try FileManager.default.createDirectory(at: camera, withIntermediateDirectories: true)
+    try "06\n".write(
+      to: camera.appendingPathComponent("bInterfaceClass"), atomically: true, encoding: .utf8)
+    #expect(PhotoTimerCommand.stillImageInterfacePresent(root: root.path))
+    #expect(!PhotoTimerCommand.stillImageInterfacePresent(root: "/nonexistent"))
   }
 
   @Test("Edit distance")
