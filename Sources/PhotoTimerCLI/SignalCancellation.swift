@@ -29,6 +29,8 @@ final class SignalCancellation: Sendable {
   init(signals: [Int32], onSignal: @escaping @Sendable (Int32) -> Void) {
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) != 0 { fds = [-1, -1] }
+    // NB: close-on-exec, so a camera's child process (ffmpeg, gphoto2) never inherits it.
+    for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     readEnd = fds[0]
     writeEnd = fds[1]
     self.signals = signals

@@ -23,10 +23,11 @@ package final class ChildProcess: Sendable {
     case signal(Int32)
   }
 
-  /// Starts `executable` with `arguments`; standard input is /dev/null.
+  /// Starts `command` (the program, then its arguments); standard input is /dev/null.
   ///
   /// - Throws: `POSIXError` with the spawn's errno (`ENOENT` when the program is missing).
-  package init(executable: String, arguments: [String]) throws {
+  package init(command: [String]) throws {
+    let executable = command.first ?? ""
     var out: [Int32] = [-1, -1]
     var err: [Int32] = [-1, -1]
     guard makePipe(&out) else { throw POSIXError(.EMFILE) }
@@ -50,7 +51,7 @@ package final class ChildProcess: Sendable {
     for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let argv = command.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
@@ -124,11 +125,11 @@ extension ChildProcess {
   /// - Throws: `POSIXError(.ENOENT)` when the program is missing, `CancellationError` when
   ///   cancelled.
   package static func run(
-    _ executable: String, _ arguments: [String]
+    _ command: [String]
   ) async throws -> (
     exit: Exit, output: String
   ) {
-    let child = try ChildProcess(executable: executable, arguments: arguments)
+    let child = try ChildProcess(command: command)
     let collected = Locked(Data())
     return try await withTaskCancellationHandler {
       let result = try await OffPoolRun.run {

@@ -26,6 +26,9 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   public var format: String?
   /// The ffmpeg program.
   public var executable: String
+  /// A command put before the program, such as `["nice", "-n", "5"]`, or `["/bin/sh"]` to
+  /// run a script; empty by default.
+  public var launcher: [String]
   /// The longest wait for the first frame (opening a network camera can take a while).
   public var firstFrameTimeout: Duration
   /// The longest gap between frames before the stream counts as stalled.
@@ -39,16 +42,18 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   ///   - input: What ffmpeg reads.
   ///   - format: ffmpeg's input format, or `nil`.
   ///   - executable: The ffmpeg program (default `ffmpeg` on PATH).
+  ///   - launcher: A command put before the program (default none).
   ///   - firstFrameTimeout: The longest wait for the first frame (default 10 s).
   ///   - stallTimeout: The longest gap between frames (default 2 s).
   ///   - clock: The clock frames are stamped on.
   public init(
-    input: String, format: String? = nil, executable: String = "ffmpeg",
+    input: String, format: String? = nil, executable: String = "ffmpeg", launcher: [String] = [],
     firstFrameTimeout: Duration = .seconds(10), stallTimeout: Duration = .seconds(2), clock: C
   ) {
     self.input = input
     self.format = format
     self.executable = executable
+    self.launcher = launcher
     self.firstFrameTimeout = firstFrameTimeout
     self.stallTimeout = stallTimeout
     self.clock = clock
@@ -77,7 +82,7 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   public func open() async throws -> any CameraSession {
     let child: ChildProcess
     do {
-      child = try ChildProcess(executable: executable, arguments: arguments)
+      child = try ChildProcess(command: launcher + [executable] + arguments)
     } catch let error as POSIXError where error.code == .ENOENT {
       throw FFmpegError.notInstalled(executable: executable)
     }
@@ -88,7 +93,7 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   func openSession() throws -> FFmpegSession<C> {
     let child: ChildProcess
     do {
-      child = try ChildProcess(executable: executable, arguments: arguments)
+      child = try ChildProcess(command: launcher + [executable] + arguments)
     } catch let error as POSIXError where error.code == .ENOENT {
       throw FFmpegError.notInstalled(executable: executable)
     }

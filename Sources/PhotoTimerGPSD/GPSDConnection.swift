@@ -107,6 +107,8 @@ final class WakePipe: Sendable {
   init() throws(GPSDError) {
     var fds: [Int32] = [-1, -1]
     try syscall("pipe") { pipe(&fds) }
+    // NB: close-on-exec, so a camera's child process (ffmpeg, gphoto2) never inherits it.
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     state = Locked(State(read: fds[0], write: fds[1]))
   }
 
@@ -206,6 +208,7 @@ private struct Session {
     let socket = try syscall("socket") {
       Glibc.socket(address.ai_family, address.ai_socktype, address.ai_protocol)
     }
+    _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
     do {
       let flags = try syscall("fcntl") { fcntl(socket, F_GETFL) }
       try syscall("fcntl") { fcntl(socket, F_SETFL, flags | O_NONBLOCK) }

@@ -70,6 +70,9 @@ public enum GPhoto2Error: Error, Hashable, Sendable, CustomStringConvertible {
 public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   /// The gphoto2 program.
   public var executable: String
+  /// A command put before the program, such as `["/bin/sh"]` to run a script; empty by
+  /// default.
+  public var launcher: [String]
   /// Where photos go; `nil` takes them without keeping a file.
   public var store: PhotoStore?
   /// The clock (for the preview's timestamp).
@@ -79,10 +82,11 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Creates the camera.
   public init(
-    executable: String = "gphoto2", store: PhotoStore?, clock: C,
+    executable: String = "gphoto2", launcher: [String] = [], store: PhotoStore?, clock: C,
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.executable = executable
+    self.launcher = launcher
     self.store = store
     self.clock = clock
     self.now = now
@@ -188,7 +192,7 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   private func run(_ arguments: [String]) async throws -> String {
     let result: (exit: ChildProcess.Exit, output: String)
     do {
-      result = try await ChildProcess.run(executable, arguments)
+      result = try await ChildProcess.run(launcher + [executable] + arguments)
     } catch let error as POSIXError where error.code == .ENOENT {
       throw GPhoto2Error.notInstalled
     }

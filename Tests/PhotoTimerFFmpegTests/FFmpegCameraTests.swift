@@ -214,9 +214,8 @@ struct FFmpegCameraTests {
     head -c 1382400 /dev/zero
     """.write(to: script, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: script) }
-    chmod(script.path, 0o755)
     let session = try FFmpegCamera(
-      input: "anything", executable: script.path, clock: ContinuousClock()
+      input: "anything", executable: script.path, launcher: ["/bin/sh"], clock: ContinuousClock()
     ).openSession()
     await #expect {
       for _ in 0..<5 { _ = try await session.nextPreview() }

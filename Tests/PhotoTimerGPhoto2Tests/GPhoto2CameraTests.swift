@@ -10,8 +10,12 @@ import Testing
   import Glibc
 #endif
 
-/// A stand-in for the gphoto2 tool: a shell script with the given body. No camera exists
-/// here, so the camera's side is played by scripts that print what gphoto2 prints.
+/// A stand-in for the gphoto2 tool: a shell script with the given body, run through
+/// `/bin/sh`. No camera exists here, so the camera's side is played by scripts that print
+/// what gphoto2 prints.
+///
+/// NB: run through `/bin/sh`, not executed itself: a freshly written script can be "text file
+/// busy" for seconds when a child another test spawned meanwhile inherited its write handle.
 private struct FakeGPhoto2 {
   let path: String
 
@@ -20,11 +24,15 @@ private struct FakeGPhoto2 {
       FileManager.default.temporaryDirectory.appendingPathComponent(
         "fake-gphoto2-\(UUID().uuidString).sh"
       ).path
-    try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-    chmod(path, 0o755)
+    try "\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+  /// The camera, driven by this stand-in.
+  func camera(store: PhotoStore? = nil) -> GPhoto2Camera<ContinuousClock> {
+    GPhoto2Camera(executable: path, launcher: ["/bin/sh"], store: store, clock: ContinuousClock())
+  }
 }
 
 /// A "camera" JPEG: pixels with the camera's own EXIF (Make, Model, exposure).
@@ -53,10 +61,7 @@ struct GPhoto2CameraTests {
   func detection() async throws {
     let fake = try FakeGPhoto2("cat <<'EOF'\n\(autoDetectOutput)\nEOF")
     defer { fake.remove() }
-    let cameras = try await GPhoto2Camera(
-      executable: fake.path, store: nil, clock: ContinuousClock()
-    )
-    .detect()
+    let cameras = try await fake.camera().detect()
     #expect(cameras == [DetectedCamera(model: "Canon EOS 80D", port: "usb:001,005")])
     // The real tool, with no camera attached.
     let none = try await GPhoto2Camera(store: nil, clock: ContinuousClock()).detect()
@@ -75,7 +80,7 @@ struct GPhoto2CameraTests {
     let fake = try FakeGPhoto2("cat <<'EOF'\n\(output)\nEOF\nexit 1")
     defer { fake.remove() }
     await #expect(throws: expected) {
-      _ = try await GPhoto2Camera(executable: fake.path, store: nil, clock: ContinuousClock())
+      _ = try await fake.camera()
         .detect()
     }
     #expect(GPhoto2Error.cameraClaimed.description.contains("gio mount -s gphoto2"))
@@ -119,8 +124,7 @@ struct GPhoto2CameraTests {
       esac
       """)
     defer { fake.remove() }
-    let camera = GPhoto2Camera(
-      executable: fake.path, store: PhotoStore(folder: folder), clock: ContinuousClock())
+    let camera = fake.camera(store: PhotoStore(folder: folder))
     let location = LocationTag(
       name: "Sydney", coordinate: Coordinate(latitude: -33.8568, longitude: 151.2153, altitude: 58))
     let engine = PhotoTimerEngine(
@@ -162,7 +166,7 @@ struct GPhoto2CameraTests {
   func cancel() async throws {
     let fake = try FakeGPhoto2("exec sleep 30")
     defer { fake.remove() }
-    let camera = GPhoto2Camera(executable: fake.path, store: nil, clock: ContinuousClock())
+    let camera = fake.camera()
     let task = Task { try await camera.detect() }
     try await Task.sleep(for: .milliseconds(100))
     let start = ContinuousClock.now

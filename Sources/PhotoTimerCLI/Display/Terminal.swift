@@ -74,6 +74,8 @@ final class KeyReader: Sendable {
   init(onKey: @escaping @Sendable (Key) -> Void) {
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) != 0 { fds = [-1, -1] }
+    // NB: close-on-exec, so a camera's child process (ffmpeg, gphoto2) never inherits it.
+    for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     wake = (fds[0], fds[1])
     let wakeRead = fds[0]
     Thread {
