@@ -161,7 +161,6 @@ final class Session: Sendable {
   func run() async -> ExitCode {
     let mode: CommandOptions.OutputMode =
       options.json ? .json : (Terminal.isInteractive ? .live : .plain)
-    let terminal = mode == .live ? Terminal() : nil
     let services = services
     let display: any RunDisplay =
       switch mode {
@@ -170,7 +169,7 @@ final class Session: Sendable {
       case .live:
         LiveDisplay(
           title: title, color: options.color, beep: options.beep ?? true,
-          terminal: terminal ?? Terminal(),
+          terminal: Terminal(),
           status: { step in
             switch step {
             case .camera: nil
