@@ -30,8 +30,17 @@ extension Benchmarks {
       return
     }
     defer {
+      // NB: gpsfake does not always end on SIGINT (it waits on its clients): a bounded wait,
+      // then SIGKILL for it and for the gpsd serving this port, as the tests do.
       gpsfake.interrupt()
-      gpsfake.waitUntilExit()
+      let deadline = ContinuousClock.now + .seconds(2)
+      while gpsfake.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+      if gpsfake.isRunning { kill(gpsfake.processIdentifier, SIGKILL) }
+      let pkill = Process()
+      pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+      pkill.arguments = ["-KILL", "-f", "gpsd .*-S \(port) "]
+      try? pkill.run()
+      pkill.waitUntilExit()
     }
     _ = BundledGeocoder.shared  // loaded once, as a second run of the app would find it
     let endpoint = GPSDEndpoint(host: "127.0.0.1", port: port)
