@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerGPSD
+import PhotoTimerGPhoto2
 import PhotoTimerJPEG
 import PhotoTimerLocation
 
@@ -42,19 +43,17 @@ struct Doctor {
       ffmpeg == nil ? .warning : .ok, "ffmpeg",
       ffmpeg.map { "found at \($0)" }
         ?? "not installed: sudo apt-get install ffmpeg (for webcams and IP cameras)")
-    if let gphoto2 = which("gphoto2") {
-      let detected = run(gphoto2, ["--auto-detect"])
-      let cameras = detected.split(separator: "\n").dropFirst(2).map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-      .filter { !$0.isEmpty }
+    do {
+      let cameras = try await GPhoto2Camera(store: nil, clock: ContinuousClock()).detect()
       line(
         cameras.isEmpty ? .warning : .ok, "gphoto2",
         cameras.isEmpty
-          ? "found at \(gphoto2); no camera detected: connect it by USB and switch it on"
-          : "camera: \(cameras.joined(separator: ", "))")
-    } else {
+          ? "no camera detected: connect it by USB, switch it on and set it to PTP/PC mode"
+          : "camera: \(cameras.map(\.description).joined(separator: ", "))")
+    } catch GPhoto2Error.notInstalled {
       line(.warning, "gphoto2", "not installed: sudo apt-get install gphoto2 (for DSLRs)")
+    } catch {
+      line(.warning, "gphoto2", "\(error)")
     }
     line(
       .ok, "scene camera", "built in: --camera scene[:daylight|overcast|golden-hour|indoor|night]")
@@ -120,22 +119,5 @@ struct Doctor {
       if access(candidate, X_OK) == 0 { return candidate }
     }
     return nil
-  }
-
-  /// Runs a tool for at most 10 s and returns its output.
-  private func run(_ tool: String, _ arguments: [String]) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return "" }
-    let deadline = Date().addingTimeInterval(10)
-    while process.isRunning, Date() < deadline { usleep(20_000) }
-    if process.isRunning { process.terminate() }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
   }
 }

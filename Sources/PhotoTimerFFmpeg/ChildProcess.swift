@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerImaging
 
 #if canImport(Glibc)
   import Glibc
@@ -132,45 +133,43 @@ extension ChildProcess {
     let child = try ChildProcess(command: command)
     let collected = Locked(Data())
     return try await withTaskCancellationHandler {
-      let result = try await OffPoolRun.run {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var descriptors = [
-          pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
-          pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0),
-        ]
-        var open = 2
-        while open > 0 {
-          guard Glibc.poll(&descriptors, 2, 200) >= 0 || errno == EINTR else { break }
-          for index in 0..<2 where descriptors[index].revents != 0 {
-            let count = read(descriptors[index].fd, &buffer, buffer.count)
-            if count <= 0 {
-              descriptors[index].fd = -1
-              open -= 1
-            } else {
-              collected.withLock { $0.append(contentsOf: buffer[0..<count]) }
+      let exit: Exit
+      do {
+        exit = try await OffPool.run { _ in
+          var buffer = [UInt8](repeating: 0, count: 4096)
+          var descriptors = [
+            pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0),
+          ]
+          var open = 2
+          while open > 0 {
+            guard Glibc.poll(&descriptors, 2, 200) >= 0 || errno == EINTR else { break }
+            for index in 0..<2 where descriptors[index].revents != 0 {
+              let count = read(descriptors[index].fd, &buffer, buffer.count)
+              if count <= 0 {
+                descriptors[index].fd = -1
+                open -= 1
+              } else {
+                collected.withLock { $0.append(contentsOf: buffer[0..<count]) }
+              }
             }
           }
+          // Both pipes closed: the program is ending; reap it (bounded, then stop it).
+          let deadline = ContinuousClock.now + .seconds(5)
+          while child.poll() == nil, ContinuousClock.now < deadline { usleep(1_000) }
+          return child.poll() ?? child.stop() ?? .status(-1)
         }
-        // Both pipes closed: the program is ending; reap it (bounded, then stop it).
-        let deadline = ContinuousClock.now + .seconds(5)
-        while child.poll() == nil, ContinuousClock.now < deadline { usleep(1_000) }
-        return child.poll() ?? child.stop()
+      } catch {
+        // Cancelled before the reading thread started: the cancel handler stopped the child.
+        child.stop()
+        child.closePipes()
+        throw error
       }
-      let exit = result
       child.closePipes()
       try Task.checkCancellation()
-      return (exit ?? .status(-1), String(decoding: collected.withLock { $0 }, as: UTF8.self))
+      return (exit, String(decoding: collected.withLock { $0 }, as: UTF8.self))
     } onCancel: {
       child.stop(grace: .milliseconds(200))
-    }
-  }
-}
-
-/// A blocking loop on a thread of its own, awaited without blocking the cooperative pool.
-enum OffPoolRun {
-  static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async throws -> Value {
-    await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: work()) }.start()
     }
   }
 }

@@ -33,8 +33,8 @@ struct SceneCameraTests {
       let suggestion = advisor.suggest(for: stats, sceneEV: Metering.sceneEV(of: frame))
       looks[preset.name] = suggestion.filter
       #expect(!suggestion.reason.isEmpty)
-      #expect((0.5...0.95).contains(suggestion.confidence), "\(preset): \(suggestion)")
-      print("\(preset): \(stats) → \(suggestion)")
+      #expect(
+        (0.5...0.95).contains(suggestion.confidence), "\(preset): \(stats) → \(suggestion)")
     }
     #expect(
       looks == [

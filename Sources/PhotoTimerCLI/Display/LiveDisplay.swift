@@ -9,9 +9,7 @@ import PhotoTimer
 /// second while a spinner turns.
 final class LiveDisplay: RunDisplay {
   struct Model {
-    var remaining: Int?
     var countFrom = 0
-    var runs = 0
     var status: PhotoTimerStatus = .idle
     var steps: [PreparationStep: StepLine] = [:]
     var note: String?
@@ -40,7 +38,6 @@ final class LiveDisplay: RunDisplay {
   private let state = Locked(Model())
   private let condition = NSCondition()
   private let flags = Locked((dirty: true, stopped: false, drawnLines: 0))
-  private let finished = Locked(false)
   private let thread = Locked<Thread?>(nil)
   private let terminal: Terminal
   private let clock = ContinuousClock()
@@ -67,15 +64,12 @@ final class LiveDisplay: RunDisplay {
     state.withLock { model in
       switch event.kind {
       case .started(let seconds):
-        model.remaining = seconds
         model.countFrom = seconds
-        model.runs += 1
         model.status = .counting(remaining: seconds)
         model.steps = Dictionary(
           uniqueKeysWithValues: PreparationStep.allCases.map { ($0, .running) })
         model.startedAt = clock.now
       case .tick(let remaining):
-        model.remaining = remaining
         model.status = .counting(remaining: remaining)
         // The tick showing `remaining` is due (count − remaining) seconds after the start.
         let deadline = Duration.seconds(model.countFrom - remaining)
