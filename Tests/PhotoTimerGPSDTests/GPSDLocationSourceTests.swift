@@ -46,7 +46,8 @@ struct GPSDLocationSourceTests {
       let wrongClock = GPSDLocationSource(
         endpoint: endpoint, clock: ContinuousClock(),
         systemTime: { Date(timeIntervalSince1970: 0) })
-      tag = try await wrongClock.locate()
+      // NB: bounded: under load a fresh connection can miss the log's fixes for a while.
+      tag = (try? await wrongClock.locate(within: .seconds(5))) ?? tag
     }
     let fixTime = try #require(tag.fixTime)
     #expect(abs(fixTime.timeIntervalSince(logTime)) < 60, "\(fixTime)")
@@ -55,7 +56,7 @@ struct GPSDLocationSourceTests {
     // With the system clock right, no note (a fix without a time has nothing to compare).
     let rightClock = GPSDLocationSource(
       endpoint: endpoint, clock: ContinuousClock(), systemTime: { fixTime })
-    #expect(try await rightClock.locate().note == nil)
+    #expect(try await rightClock.locate(within: .seconds(10)).note == nil)
     #expect(rightClock.status == nil)
   }
 
