@@ -203,7 +203,9 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     if !errorText.isEmpty { heard(errorText) }
     let exit = child.stop(grace: .milliseconds(200))
     if state.withLock({ $0.closed }) { return }
-    if let size = state.withLock({ $0.size }), !pending.isEmpty {
+    // NB: how ffmpeg ended comes first: killed mid-frame is a kill, not a cut-off frame.
+    let cleanExit = exit == .status(0)
+    if cleanExit, let size = state.withLock({ $0.size }), !pending.isEmpty {
       fail(
         .partialFrame(
           input: camera.input, bytes: pending.count, expected: size.width * size.height * 3))
