@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "PhotoTimerTesting", targets: ["PhotoTimerTesting"]),
     .library(name: "PhotoTimerLocation", targets: ["PhotoTimerLocation"]),
     .library(name: "PhotoTimerGPSD", targets: ["PhotoTimerGPSD"]),
+    .library(name: "PhotoTimerPOSIX", targets: ["PhotoTimerPOSIX"]),
     .library(name: "PhotoTimerImaging", targets: ["PhotoTimerImaging"]),
     .library(name: "PhotoTimerJPEG", targets: ["PhotoTimerJPEG"]),
     .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
@@ -23,21 +24,33 @@ let package = Package(
     .target(
       name: "PhotoTimerLocation", dependencies: ["PhotoTimer"],
       resources: [.copy("Resources/cities15000.tsv"), .copy("Resources/countries.tsv")]),
-    // gpsd's JSON protocol over a POSIX socket, and the location step built on it (Linux).
-    .target(name: "PhotoTimerGPSD", dependencies: ["PhotoTimer", "PhotoTimerLocation"]),
+    // The one layer that touches the kernel: the syscall funnel (EINTR, errno, fault
+    // injection), owned descriptors, wake pipes, poll, TCP connect, reader threads, child
+    // processes, signals and the terminal mode. Everything above it sees no raw descriptor.
+    .target(name: "PhotoTimerPOSIX", dependencies: ["PhotoTimer", "CPhotoTimerPOSIX"]),
+    // What Swift's Glibc module does not declare (pipe2 needs _GNU_SOURCE).
+    .target(name: "CPhotoTimerPOSIX"),
+    // gpsd's JSON protocol over a socket, and the location step built on it.
+    .target(
+      name: "PhotoTimerGPSD", dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerPOSIX"]
+    ),
     // Frames, the scene camera, metering, filter suggestion and looks; no platform code.
     .target(name: "PhotoTimerImaging", dependencies: ["PhotoTimer"]),
     // The photo file: JPEG through libjpeg-turbo, EXIF through libexif, PNG through libpng,
     // the image-file camera, and atomic saving into the Pictures folder (POSIX).
     .target(
       name: "PhotoTimerJPEG",
-      dependencies: ["PhotoTimer", "PhotoTimerImaging", "CTurboJPEG", "CExif", "CPNG"]),
+      dependencies: [
+        "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX", "CTurboJPEG", "CExif", "CPNG",
+      ]),
     // Cameras through ffmpeg as a child process: webcams, IP cameras, test sources (POSIX).
-    .target(name: "PhotoTimerFFmpeg", dependencies: ["PhotoTimer", "PhotoTimerImaging"]),
+    .target(
+      name: "PhotoTimerFFmpeg",
+      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
     // DSLRs through the gphoto2 tool; the camera's JPEG kept, our EXIF merged in (POSIX).
     .target(
       name: "PhotoTimerGPhoto2",
-      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerFFmpeg"]),
+      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX"]),
     .systemLibrary(
       name: "CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
@@ -52,13 +65,13 @@ let package = Package(
       name: "PhotoTimerCLI",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX",
       ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "CMallocControl",
+        "PhotoTimerFFmpeg", "PhotoTimerPOSIX", "CMallocControl",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
@@ -66,6 +79,8 @@ let package = Package(
       name: "PhotoTimerTests",
       dependencies: ["PhotoTimer", "PhotoTimerTesting"]
     ),
+    // The POSIX layer: fault injection through the funnel, child processes, descriptors.
+    .testTarget(name: "PhotoTimerPOSIXTests", dependencies: ["PhotoTimerPOSIX"]),
     .testTarget(
       name: "PhotoTimerLocationTests", dependencies: ["PhotoTimerLocation", "PhotoTimerTesting"],
       // NB: the brute-force reference scans 34,000 places for each of 10,000 points; unoptimised
@@ -82,12 +97,14 @@ let package = Package(
     // The photo file, read back with exiftool and libjpeg's djpeg (installed by the setup).
     .testTarget(
       name: "PhotoTimerJPEGTests",
-      dependencies: ["PhotoTimerJPEG", "PhotoTimerImaging", "PhotoTimerTesting"],
+      dependencies: [
+        "PhotoTimerJPEG", "PhotoTimerImaging", "PhotoTimerTesting", "PhotoTimerPOSIX",
+      ],
       resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
     // Against real ffmpeg and its lavfi test sources (installed by the setup).
     .testTarget(
       name: "PhotoTimerFFmpegTests",
-      dependencies: ["PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG"]),
+      dependencies: ["PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX"]),
     // gphoto2 driven through stand-in scripts (no camera here) and the real tool for detection.
     .testTarget(
       name: "PhotoTimerGPhoto2Tests",

@@ -6,6 +6,7 @@ import PhotoTimerGPhoto2
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
+import PhotoTimerPOSIX
 
 #if canImport(Glibc)
   import Glibc
@@ -180,12 +181,12 @@ final class Session: Sendable {
       }
     // NB: signals and keys are handled before the first run starts, so one that arrives at any
     // instant cancels it; one that comes before the task exists is remembered.
-    let signals = SignalCancellation(signals: [SIGINT, SIGTERM, SIGHUP]) { [self] number in
+    let signals = try? SignalWatcher(signals: [SIGINT, SIGTERM, SIGHUP]) { [self] number in
       cancel(signal: number)
     }
     let keys =
       mode == .live
-      ? KeyReader { [self] key in
+      ? try? KeyReader { [self] key in
         switch key {
         case .cancel: cancel(signal: nil)
         case .takeNow: state.withLock { _ = $0.button?.yield() }
@@ -197,11 +198,14 @@ final class Session: Sendable {
           cancel?()
         }
       } : nil
-    defer {
-      keys?.stop()
-      signals.stop()
-      display.close()
-    }
+    let code = await runs(display: display)
+    await keys?.stop()
+    await signals?.stop()
+    await display.close()
+    return code
+  }
+
+  private func runs(display: any RunDisplay) async -> ExitCode {
     var result = PhotoTimerResult.cancelled
     var base = Duration.zero
     var timeline = Timeline()
@@ -247,7 +251,7 @@ final class Session: Sendable {
         preparation = next.report(for: .camera)?.elapsed ?? preparation
       }
     }
-    display.finish(result, timeline: timeline)
+    await display.finish(result, timeline: timeline)
     if case .failed(let failure) = result {
       PhotoTimerCommand.writeError("error: \(failure.message)\n")
     }

@@ -1,31 +1,16 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import PhotoTimerPOSIX
 
 /// Unbuffered writes to standard output and standard error, so each line reaches a pipe as
 /// it happens and no shared `FILE *` is touched from several threads.
-enum StandardStream: Int32 {
-  case output = 1
-  case error = 2
+enum StandardStream {
+  case output
+  case error
 
-  /// Writes all of `text`, retrying short writes and `EINTR`.
+  /// Writes all of `text`; a closed pipe downstream drops it (there is nowhere to report it).
   func write(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { buffer in
-        #if canImport(Glibc)
-          Glibc.write(rawValue, buffer.baseAddress, buffer.count)
-        #else
-          Darwin.write(rawValue, buffer.baseAddress, buffer.count)
-        #endif
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return  // NB: nowhere left to report a failed write to stdout/stderr (EPIPE).
-      }
-      bytes = bytes.dropFirst(written)
+    switch self {
+    case .output: FileDescriptor.standardOutput.write(text: text)
+    case .error: FileDescriptor.standardError.write(text: text)
     }
   }
 }

@@ -1,10 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import PhotoTimerPOSIX
 
 /// A camera read through `ffmpeg`: V4L2 webcams (`-f v4l2 -i /dev/video0`), IP cameras
 /// (`rtsp://…`, `http://…mjpeg`) and ffmpeg's `lavfi` test sources.
@@ -78,42 +75,57 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
 
   /// Starts ffmpeg.
   ///
-  /// - Throws: ``FFmpegError/notInstalled(executable:)`` when there is no ffmpeg.
+  /// - Throws: ``FFmpegError/notInstalled(executable:)`` when there is no ffmpeg,
+  ///   ``FFmpegError/system(_:)`` when it cannot be started.
   public func open() async throws -> any CameraSession {
-    let child: ChildProcess
-    do {
-      child = try ChildProcess(command: launcher + [executable] + arguments)
-    } catch let error as POSIXError where error.code == .ENOENT {
-      throw FFmpegError.notInstalled(executable: executable)
-    }
-    return FFmpegSession(camera: self, child: child)
+    try openSession()
   }
 
   /// Opens the camera as its concrete session type (for tests and benchmarks).
-  func openSession() throws -> FFmpegSession<C> {
-    let child: ChildProcess
-    do {
-      child = try ChildProcess(command: launcher + [executable] + arguments)
-    } catch let error as POSIXError where error.code == .ENOENT {
-      throw FFmpegError.notInstalled(executable: executable)
+  func openSession() throws(FFmpegError) -> FFmpegSession<C> {
+    do throws(SystemCallError) {
+      let child = try ChildProcess(command: launcher + [executable] + arguments)
+      let wake: WakePipe
+      do {
+        wake = try WakePipe()
+      } catch {
+        child.terminate()
+        child.closePipes()
+        throw error
+      }
+      return FFmpegSession(camera: self, child: child, wake: wake)
+    } catch  where error.call == "posix_spawn" && error.errno == .noSuchFile {
+      throw .notInstalled(executable: executable)
+    } catch {
+      throw .system(error)
     }
-    return FFmpegSession(camera: self, child: child)
   }
 }
 
 /// An open ffmpeg camera.
+///
+/// A ``ReaderThread`` reads ffmpeg's output and error output until the stream ends or the
+/// session is closed. ``close()`` wakes it, joins it, stops ffmpeg (SIGTERM, then SIGKILL)
+/// and only then closes the descriptors: nothing polls a descriptor that was closed.
 final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration {
   private struct State {
     var ring: [Frame] = []
     var capacity = 30
     var frameCount = 0
-    var size: (width: Int, height: Int)?
+    var size: FrameSize?
     var frameInterval = Duration.seconds(1) / 30
     var failure: FFmpegError?
     var waiters: [Int: (after: Int, continuation: CheckedContinuation<Frame, any Error>)] = [:]
     var nextWaiter = 0
     var lastLines: [String] = []
     var closed = false
+    var closing: Task<Void, Never>?
+  }
+
+  struct FrameSize: Equatable, Sendable {
+    var width: Int
+    var height: Int
+    var bytes: Int { width * height * 3 }
   }
 
   private let camera: FFmpegCamera<C>
@@ -121,22 +133,16 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   /// When the session opened: frame timestamps count from here.
   let opened: C.Instant
   private let state = Locked(State())
-  private let readerDone = Locked(false)
-  private let wake: (read: Int32, write: Int32)
+  private let wake: WakePipe
+  private let reader = Locked<ReaderThread?>(nil)
 
-  init(camera: FFmpegCamera<C>, child: ChildProcess) {
+  init(camera: FFmpegCamera<C>, child: ChildProcess, wake: WakePipe) {
     self.camera = camera
     self.child = child
+    self.wake = wake
     opened = camera.clock.now
-    var fds: [Int32] = [-1, -1]
-    if !makePipe(&fds) { fds = [-1, -1] }
-    wake = (fds[0], fds[1])
-    let thread = Thread { [self] in
-      readLoop()
-      readerDone.withLock { $0 = true }
-    }
-    thread.name = "phototimer.ffmpeg"
-    thread.start()
+    let thread = ReaderThread(name: "phototimer.ffmpeg") { [self] in readLoop() }
+    reader.withLock { $0 = thread }
   }
 
   /// The number of frames received so far.
@@ -147,78 +153,77 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   private func readLoop() {
     var pending = [UInt8]()
     var errorText = ""
-    var descriptors = [
-      pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: child.errors, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-    ]
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    var outputOpen = true
     var errorsOpen = true
     var lastFrameAt = ContinuousClock.now
     var sawFrame = false
-    while outputOpen {
-      descriptors[1].fd = errorsOpen ? child.errors : -1
-      let ready = Glibc.poll(&descriptors, 3, 100)
-      if ready < 0, errno != EINTR { break }
-      if descriptors[2].revents != 0 { return }
-      if errorsOpen, descriptors[1].revents != 0 {
-        let count = read(child.errors, &buffer, buffer.count)
-        if count <= 0 {
-          errorsOpen = false
-        } else {
-          errorText += String(decoding: buffer[0..<count], as: UTF8.self)
-          while let newline = errorText.firstIndex(where: { $0 == "\n" || $0 == "\r" }) {
-            let line = String(errorText[..<newline]).trimmingCharacters(in: .whitespaces)
-            errorText = String(errorText[errorText.index(after: newline)...])
-            if !line.isEmpty { heard(line) }
+    while true {
+      let limit = sawFrame ? camera.stallTimeout : camera.firstFrameTimeout
+      let left = limit - lastFrameAt.duration(to: .now)
+      guard left > .zero else {
+        fail(
+          .stalled(input: camera.input, seconds: Int(limit.components.seconds), lastLines: lines()))
+        return
+      }
+      var requests: [(FileDescriptor, PollEvents)] = [
+        (wake.descriptor, .readable), (child.output, .readable),
+      ]
+      if errorsOpen { requests.append((child.errors, .readable)) }
+      let ready: [PollEvents]
+      do {
+        ready = try Poll.wait(requests, timeout: left)
+      } catch {
+        fail(.system(error))
+        return
+      }
+      if !ready[0].isEmpty { return }  // closed
+      do {
+        if errorsOpen, !ready[2].isEmpty {
+          let bytes = try child.errors.read(upTo: 1 << 12)
+          if bytes.isEmpty {
+            errorsOpen = false
+          } else {
+            errorText += String(decoding: bytes, as: UTF8.self)
+            while let newline = errorText.firstIndex(where: { $0 == "\n" || $0 == "\r" }) {
+              let line = String(errorText[..<newline]).trimmingCharacters(in: .whitespaces)
+              errorText = String(errorText[errorText.index(after: newline)...])
+              if !line.isEmpty { heard(line) }
+            }
           }
         }
-      }
-      if descriptors[0].revents != 0 {
-        let count = read(child.output, &buffer, buffer.count)
-        if count <= 0 {
-          outputOpen = false
-        } else {
-          pending.append(contentsOf: buffer[0..<count])
-          while let size = state.withLock({ $0.size }),
-            pending.count >= size.width * size.height * 3
-          {
-            let bytes = size.width * size.height * 3
-            deliver(Array(pending[0..<bytes]), size: size)
-            pending.removeFirst(bytes)
+        if !ready[1].isEmpty {
+          let bytes = try child.output.read(upTo: 1 << 16)
+          if bytes.isEmpty { break }
+          pending.append(contentsOf: bytes)
+          while let size = state.withLock({ $0.size }), pending.count >= size.bytes {
+            deliver(Array(pending[0..<size.bytes]), size: size)
+            pending.removeFirst(size.bytes)
             lastFrameAt = ContinuousClock.now
             sawFrame = true
           }
         }
-      }
-      let limit = sawFrame ? camera.stallTimeout : camera.firstFrameTimeout
-      if outputOpen, lastFrameAt.duration(to: .now) > limit {
-        let seconds = Int(limit.components.seconds)
-        fail(.stalled(input: camera.input, seconds: seconds, lastLines: lines()))
+      } catch {
+        fail(.system(error))
         return
       }
     }
-    // The stream ended: why?
+    // The stream ended: why? ffmpeg closed its output, so it is exiting; give it a moment
+    // to do so by itself, then stop it.
     if !errorText.isEmpty { heard(errorText) }
-    let exit = child.stop(grace: .milliseconds(200))
+    var ended = child.waitBlocking(timeout: .seconds(1))
+    if ended == nil {
+      child.terminate()
+      ended = child.waitBlocking(timeout: nil)
+    }
     if state.withLock({ $0.closed }) { return }
+    let exit = try? ended?.get()
     // NB: how ffmpeg ended comes first: killed mid-frame is a kill, not a cut-off frame.
-    let cleanExit = exit == .status(0)
-    if cleanExit, let size = state.withLock({ $0.size }), !pending.isEmpty {
-      fail(
-        .partialFrame(
-          input: camera.input, bytes: pending.count, expected: size.width * size.height * 3))
-    } else if state.withLock({ $0.size }) == nil {
+    let size = state.withLock { $0.size }
+    if exit == .status(0), let size, !pending.isEmpty {
+      fail(.partialFrame(input: camera.input, bytes: pending.count, expected: size.bytes))
+    } else if size == nil {
       fail(.noVideo(input: camera.input, lastLines: lines()))
     } else {
-      let description: String =
-        switch exit {
-        case .signal(let number)?: "killed by signal \(number)"
-        case .status(let code)?: "exit status \(code)"
-        case nil: "ended"
-        }
-      fail(.ended(input: camera.input, exit: description, lastLines: lines()))
+      fail(.ended(input: camera.input, exit: exit?.description ?? "ended", lastLines: lines()))
     }
   }
 
@@ -237,7 +242,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
         if let first = fields.first {
           let numbers = first.split(separator: "x").compactMap { Int($0) }
           if numbers.count == 2, numbers[0] > 0, numbers[1] > 0, state.size == nil {
-            state.size = (numbers[0], numbers[1])
+            state.size = FrameSize(width: numbers[0], height: numbers[1])
           }
         }
         if fields.count == 2, fields[1] == "fps", let rate = Double(fields[0]), rate > 0 {
@@ -247,7 +252,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
       }
       // NB: keep about a second, but never more than 256 MiB of frames.
       if let size = state.size {
-        state.capacity = max(2, min(state.capacity, (256 << 20) / (size.width * size.height * 3)))
+        state.capacity = max(2, min(state.capacity, (256 << 20) / size.bytes))
       }
     }
   }
@@ -259,7 +264,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     }
   }
 
-  private func deliver(_ pixels: [UInt8], size: (width: Int, height: Int)) {
+  private func deliver(_ pixels: [UInt8], size: FrameSize) {
     guard
       let frame = Frame(
         width: size.width, height: size.height, pixels: pixels,
@@ -355,23 +360,27 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     return frames
   }
 
+  /// Closes the session; any number of callers may close it at once, and each returns once
+  /// ffmpeg has been reaped and every descriptor closed.
   func close() async {
-    let first = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+    let closing = state.withLock { state -> Task<Void, Never> in
+      if let closing = state.closing { return closing }
+      state.closed = true
+      let closing = Task { await shutDown() }
+      state.closing = closing
+      return closing
     }
-    guard first else { return }
+    await closing.value
+  }
+
+  private func shutDown() async {
     fail(.ended(input: camera.input, exit: "closed", lastLines: []))
-    child.stop(grace: .milliseconds(200))
-    var byte: UInt8 = 1
-    _ = write(wake.write, &byte, 1)
-    // NB: the reader returns at once when woken; wait for it before closing its descriptors.
-    let deadline = ContinuousClock.now + .seconds(2)
-    while !readerDone.withLock({ $0 }), ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(1))
-    }
+    child.terminate(grace: .milliseconds(200))
+    wake.signal()
+    // NB: the reader returns at once when woken; its descriptors close only after it did.
+    await reader.withLock { $0 }?.join()
+    _ = try? await child.wait()
     child.closePipes()
-    Glibc.close(wake.read)
-    Glibc.close(wake.write)
+    wake.close()
   }
 }

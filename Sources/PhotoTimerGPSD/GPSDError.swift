@@ -1,4 +1,9 @@
-/// What went wrong talking to gpsd, with what to do.
+import PhotoTimerPOSIX
+
+/// What went wrong talking to gpsd, with the endpoint involved.
+///
+/// The messages speak of gpsd and the endpoint; an application adds its own advice (which
+/// option names another gpsd).
 public enum GPSDError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Nothing listens at the endpoint.
   case notRunning(GPSDEndpoint)
@@ -11,23 +16,23 @@ public enum GPSDError: Error, Hashable, Sendable, CustomStringConvertible {
   /// gpsd sent a line longer than the limit.
   case lineTooLong(GPSDEndpoint, limit: Int)
   /// A system call failed.
-  case system(call: String, errno: Int32, message: String)
+  case system(SystemCallError)
 
-  /// What failed and what to do.
+  /// What failed, and where.
   public var description: String {
     switch self {
     case .notRunning(let endpoint):
-      "gpsd not running on \(endpoint); start it (systemctl start gpsd) or pass --gpsd HOST:PORT"
+      "gpsd not running on \(endpoint); start it (systemctl start gpsd)"
     case .unknownHost(let endpoint, let reason):
-      "cannot resolve the gpsd host \(endpoint.host): \(reason); check --gpsd"
+      "cannot resolve the gpsd host \(endpoint.host): \(reason)"
     case .connectTimedOut(let endpoint):
       "gpsd at \(endpoint) did not answer in time; check the host and any firewall"
     case .closed(let endpoint):
       "gpsd at \(endpoint) closed the connection; is it still running?"
     case .lineTooLong(let endpoint, let limit):
       "gpsd at \(endpoint) sent a line over \(limit / 1024) KiB; is that really gpsd?"
-    case .system(let call, let errno, let message):
-      "\(call) failed: \(message) (errno \(errno))"
+    case .system(let error):
+      "talking to gpsd failed: \(error)"
     }
   }
 }

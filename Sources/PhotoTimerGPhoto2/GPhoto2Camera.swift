@@ -1,8 +1,8 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerFFmpeg
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerPOSIX
 
 /// A camera found by `gphoto2 --auto-detect`.
 public struct DetectedCamera: Hashable, Sendable, CustomStringConvertible {
@@ -90,6 +90,19 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     self.store = store
     self.clock = clock
     self.now = now
+  }
+
+  /// Whether a USB interface of class 6 (still image: PTP cameras) is connected, read from
+  /// sysfs without starting gphoto2 (which costs about 100 ms).
+  ///
+  /// - Parameter root: Where USB devices are listed (default `/sys/bus/usb/devices`).
+  /// - Returns: Whether a camera gphoto2 could talk to may be connected.
+  public static func stillImageInterfacePresent(root: String = "/sys/bus/usb/devices") -> Bool {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    return entries.contains { entry in
+      let text = try? String(contentsOfFile: "\(root)/\(entry)/bInterfaceClass", encoding: .utf8)
+      return text?.trimmingCharacters(in: .whitespacesAndNewlines) == "06"
+    }
   }
 
   /// The cameras gphoto2 finds.
@@ -193,7 +206,10 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     let result: (exit: ChildProcess.Exit, output: String)
     do {
       result = try await ChildProcess.run(launcher + [executable] + arguments)
-    } catch let error as POSIXError where error.code == .ENOENT {
+    } catch let error as SystemCallError
+      where error.call == "posix_spawn"
+      && error.errno == .noSuchFile
+    {
       throw GPhoto2Error.notInstalled
     }
     guard result.exit == .status(0) else { throw GPhoto2Error.from(output: result.output) }

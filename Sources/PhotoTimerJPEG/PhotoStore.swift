@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 
 #if canImport(Glibc)
   import Glibc
@@ -28,7 +29,7 @@ public struct PhotoStore: PhotoSink {
   /// Whether a missing folder is created (the default folder is; a folder given by the user
   /// must exist).
   public let createsFolder: Bool
-  private let openTemporary: @Sendable (String) -> Int32
+  private let openTemporary: @Sendable (String) throws(SystemCallError) -> FileDescriptor
 
   /// Creates a store.
   ///
@@ -37,8 +38,9 @@ public struct PhotoStore: PhotoSink {
   ///   - quality: JPEG quality, 1…100 (default 92).
   ///   - createsFolder: Create the folder (and its parents) when missing.
   public init(folder: URL, quality: Int = 92, createsFolder: Bool = false) {
-    self.init(folder: folder, quality: quality, createsFolder: createsFolder) { path in
-      open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    self.init(folder: folder, quality: quality, createsFolder: createsFolder) {
+      (path) throws(SystemCallError) in
+      try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
     }
   }
 
@@ -46,7 +48,7 @@ public struct PhotoStore: PhotoSink {
   /// write into `/dev/full`).
   package init(
     folder: URL, quality: Int = 92, createsFolder: Bool = false,
-    openTemporary: @escaping @Sendable (String) -> Int32
+    openTemporary: @escaping @Sendable (String) throws(SystemCallError) -> FileDescriptor
   ) {
     self.folder = folder.standardizedFileURL
     self.quality = min(max(quality, 1), 100)
@@ -164,31 +166,15 @@ public struct PhotoStore: PhotoSink {
     return try await OffPool.run { isCancelled in
       var linked = false
       defer { if !linked { unlink(temporary) } }
-      let descriptor = openTemporary(temporary)
-      guard descriptor >= 0 else {
-        throw PhotoStoreError.from(errno: errno, call: "open", path: temporary, folder: folderPath)
-      }
-      var closed = false
-      defer { if !closed { close(descriptor) } }
-      try bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let written = posixWrite(
-            descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            throw PhotoStoreError.from(
-              errno: errno, call: "write", path: temporary, folder: folderPath)
-          }
-          offset += written
-        }
-      }
-      guard fsync(descriptor) == 0 else {
-        throw PhotoStoreError.from(errno: errno, call: "fsync", path: temporary, folder: folderPath)
-      }
-      closed = true
-      guard close(descriptor) == 0 else {
-        throw PhotoStoreError.from(errno: errno, call: "close", path: temporary, folder: folderPath)
+      do throws(SystemCallError) {
+        let descriptor = try openTemporary(temporary)
+        defer { descriptor.closeQuietly() }
+        try descriptor.writeAll(bytes)
+        try descriptor.sync()
+        try descriptor.close()
+      } catch {
+        throw PhotoStoreError.from(
+          errno: error.errno.rawValue, call: error.call, path: temporary, folder: folderPath)
       }
       if isCancelled() { throw CancellationError() }
       // link() never replaces an existing file: on a collision, try the next suffix.
@@ -237,14 +223,10 @@ public struct PhotoStore: PhotoSink {
 
   /// Flushes the folder's entry for the new name, so the rename survives a power cut.
   private static func syncFolder(_ path: String) {
-    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
+    guard let descriptor = try? FileDescriptor.open(path, flags: O_RDONLY | O_DIRECTORY) else {
+      return
+    }
+    try? descriptor.sync()
+    descriptor.closeQuietly()
   }
-}
-
-/// `write(2)`, named apart from ``PhotoStore``'s own methods.
-private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-  write(descriptor, buffer, count)
 }

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerFFmpeg
@@ -49,7 +50,7 @@ struct FFmpegCameraTests {
     // Each preview is a newer frame than the last.
     #expect(zip(previews, previews.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
     #expect(photo.timestamp >= (previews.last?.timestamp ?? .zero))
-    #expect(session.child.poll() != nil)  // reaped
+    #expect(session.child.exit != nil)  // reaped
   }
 
   @Test("At the shutter, the kept frame is within one frame period of the shutter instant")
@@ -165,7 +166,7 @@ struct FFmpegCameraTests {
     }
     #expect(
       FFmpegError.notInstalled(executable: "ffmpeg").description
-        == "ffmpeg is not installed; install it (sudo apt-get install ffmpeg) or use --camera scene"
+        == "ffmpeg is not installed (sudo apt-get install ffmpeg)"
     )
   }
 
@@ -223,5 +224,70 @@ struct FFmpegCameraTests {
       (error as? FFmpegError) == .partialFrame(input: "anything", bytes: 460_800, expected: 921_600)
     }
     await session.close()
+  }
+
+  /// A stand-in for ffmpeg that announces small frames and then waits: opening and closing
+  /// it costs a shell, not a decoder, so it can be done a thousand times.
+  private func idleStandIn() throws -> (URL, FFmpegCamera<ContinuousClock>) {
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "idle-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sh")
+    try """
+    echo "  Stream #0:0: Video: rawvideo (RGB[24] / 0x18424752), rgb24(pc), 16x16, 30 fps" >&2
+    exec sleep 30
+    """.write(to: script, atomically: true, encoding: .utf8)
+    return (
+      script,
+      FFmpegCamera(
+        input: "anything", executable: script.path, launcher: ["/bin/sh"], clock: ContinuousClock())
+    )
+  }
+
+  @Test("Closing a session from two tasks at once, 1,000 times: no crash, no leak, no zombie")
+  func concurrentClose() async throws {
+    let (script, camera) = try idleStandIn()
+    defer { try? FileManager.default.removeItem(at: script) }
+    let plan = FaultPlan()
+    try await FaultPlan.$current.withValue(plan) {
+      for _ in 0..<1000 {
+        let session = try camera.openSession()
+        async let first: Void = session.close()
+        async let second: Void = session.close()
+        _ = await (first, second)
+        #expect(session.child.exit != nil)
+        let pid = session.child.pid
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"), "pid \(pid) not reaped")
+      }
+    }
+    #expect(plan.openDescriptors.isEmpty, "leaked \(plan.openDescriptors)")
+  }
+
+  @Test(
+    "A system call failing in the reader ends the stream with that call's error",
+    arguments: [("poll", Errno.invalidArgument), ("read", Errno.ioError)])
+  func readerFaults(call: String, errno: Errno) async throws {
+    let plan = FaultPlan()
+    plan.fail(call, with: errno)
+    try await FaultPlan.$current.withValue(plan) {
+      let session = try camera().openSession()
+      await #expect(throws: FFmpegError.system(SystemCallError(call: call, errno: errno))) {
+        for _ in 0..<100 { _ = try await session.nextPreview() }
+      }
+      await session.close()
+    }
+    #expect(plan.openDescriptors.isEmpty, "leaked \(plan.openDescriptors)")
+    #expect(ffmpegChildren().isEmpty)
+  }
+
+  @Test("posix_spawn failing is a system error naming it, with nothing left open")
+  func spawnFails() async throws {
+    let plan = FaultPlan()
+    plan.fail("posix_spawn", with: .outOfMemory)
+    FaultPlan.$current.withValue(plan) {
+      #expect(throws: FFmpegError.system(SystemCallError(call: "posix_spawn", errno: .outOfMemory)))
+      {
+        _ = try camera().openSession()
+      }
+    }
+    #expect(plan.openDescriptors.isEmpty)
   }
 }

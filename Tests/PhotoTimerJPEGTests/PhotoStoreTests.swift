@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerJPEG
@@ -39,7 +40,9 @@ struct PhotoStoreTests {
     let folder = try TemporaryFolder()
     defer { folder.cleanUp() }
     // /dev/full stands in for the temporary file: every write fails with ENOSPC.
-    let store = PhotoStore(folder: folder.url) { _ in open("/dev/full", O_WRONLY | O_CLOEXEC) }
+    let store = PhotoStore(folder: folder.url) { (_) throws(SystemCallError) in
+      try FileDescriptor.open("/dev/full", flags: O_WRONLY)
+    }
     await #expect {
       _ = try await store.save(gradient(), metadata: testMetadata(), variant: nil)
     } throws: { error in

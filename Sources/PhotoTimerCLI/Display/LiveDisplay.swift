@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerPOSIX
 
 /// The live view: a big count, the three preparations as a checklist with spinners, the
 /// state at zero; after the run, a summary and a timeline chart.
@@ -38,9 +39,10 @@ final class LiveDisplay: RunDisplay {
   private let state = Locked(Model())
   private let condition = NSCondition()
   private let flags = Locked((dirty: true, stopped: false, drawnLines: 0))
-  private let thread = Locked<Thread?>(nil)
+  private let worker = Locked<ReaderThread?>(nil)
   private let terminal: Terminal
   private let clock = ContinuousClock()
+  private let spinnerEpoch = ContinuousClock.now
 
   init(
     title: String, color: Bool, beep: Bool, terminal: Terminal,
@@ -54,10 +56,8 @@ final class LiveDisplay: RunDisplay {
     self.statusOf = status
     self.frameLog = frameLog
     if let frameLog { _ = FileManager.default.createFile(atPath: frameLog, contents: nil) }
-    let worker = Thread { [weak self] in self?.drawLoop() }
-    worker.name = "phototimer.display"
-    thread.withLock { $0 = worker }
-    worker.start()
+    let thread = ReaderThread(name: "phototimer.display") { [weak self] in self?.drawLoop() }
+    worker.withLock { $0 = thread }
   }
 
   func show(_ event: PhotoTimerEvent, base: Duration) {
@@ -104,8 +104,8 @@ final class LiveDisplay: RunDisplay {
     wake()
   }
 
-  func finish(_ result: PhotoTimerResult, timeline: Timeline) {
-    stopDrawing()
+  func finish(_ result: PhotoTimerResult, timeline: Timeline) async {
+    await stopDrawing()
     draw(final: true)
     var lines: [String] = []
     if case .captured(let photo) = result {
@@ -115,8 +115,8 @@ final class LiveDisplay: RunDisplay {
     StandardStream.output.write(lines.map { $0 + "\n" }.joined())
   }
 
-  func close() {
-    stopDrawing()
+  func close() async {
+    await stopDrawing()
     terminal.restore()
   }
 
@@ -129,17 +129,20 @@ final class LiveDisplay: RunDisplay {
     condition.unlock()
   }
 
-  private func stopDrawing() {
+  private func stopDrawing() async {
+    requestStop()
+    // NB: wait for the drawing thread to finish its frame, so nothing is drawn after this.
+    await worker.withLock { $0 }?.join()
+  }
+
+  private func requestStop() {
     condition.lock()
     flags.withLock { $0.stopped = true }
     condition.signal()
     condition.unlock()
-    // NB: wait for the drawing thread to finish its frame, so nothing is drawn after this.
-    while thread.withLock({ $0?.isFinished == false }) { usleep(1000) }
   }
 
   private func drawLoop() {
-    defer { thread.withLock { $0 = nil } }
     while true {
       condition.lock()
       while !flags.withLock({ $0.dirty || $0.stopped }) {
@@ -170,8 +173,10 @@ final class LiveDisplay: RunDisplay {
 
   private var spinner: String {
     let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-    let now = Date().timeIntervalSinceReferenceDate
-    return frames[Int(now * 10) % frames.count]
+    let now = ContinuousClock.now.duration(to: spinnerEpoch)
+    let tenths = abs(
+      now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000)
+    return frames[Int(tenths % Int64(frames.count))]
   }
 
   private func paint(_ text: String, _ code: String) -> String {

@@ -11,9 +11,9 @@ protocol RunDisplay: Sendable {
   /// Something happened outside the engine (a restart, a sequential step starting).
   func note(_ text: String)
   /// The run is over: show the summary.
-  func finish(_ result: PhotoTimerResult, timeline: Timeline)
+  func finish(_ result: PhotoTimerResult, timeline: Timeline) async
   /// Put the terminal back as it was. Safe to call more than once.
-  func close()
+  func close() async
 }
 
 /// Each preparation and the count on one time axis, for the summary chart.

@@ -1,49 +1,24 @@
-import Foundation
 import PhotoTimer
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import PhotoTimerPOSIX
 
 /// The controlling terminal on standard input and output: keys without Enter and without
 /// echo, the cursor hidden, and everything put back on every way out.
 final class Terminal: Sendable {
-  /// The settings found at start, put back by ``restore()``.
-  private let saved: Locked<termios?>
+  private let mode: TerminalMode
   private let restored = Locked(false)
 
   /// Whether standard output is a terminal.
-  static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+  static var isInteractive: Bool { FileDescriptor.standardOutput.isTerminal }
 
   /// Switches standard input to key-at-a-time without echo (Ctrl-C still interrupts) and
   /// hides the cursor.
   init() {
-    var settings = termios()
-    if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 {
-      saved = Locked(settings)
-      var raw = settings
-      raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-      withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-        cc[Int(VMIN)] = 1
-        cc[Int(VTIME)] = 0
-      }
-      tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-    } else {
-      saved = Locked(nil)
-    }
+    mode = TerminalMode()
     StandardStream.output.write("\u{1B}[?25l")
   }
 
   /// The terminal's width and height in characters (80 × 24 when unknown).
-  static var size: (columns: Int, rows: Int) {
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
-      return (80, 24)
-    }
-    return (Int(size.ws_col), Int(size.ws_row))
-  }
+  static var size: (columns: Int, rows: Int) { TerminalMode.size ?? (80, 24) }
 
   /// Shows the cursor and puts the terminal's settings back. Safe to call more than once.
   func restore() {
@@ -53,9 +28,7 @@ final class Terminal: Sendable {
     }
     guard first else { return }
     StandardStream.output.write("\u{1B}[0m\u{1B}[?25h")
-    if var settings = saved.withLock({ $0 }) {
-      tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-    }
+    mode.restore()
   }
 }
 
@@ -64,64 +37,55 @@ enum Key: Equatable {
   case cancel
   case takeNow
   case restart
+
+  /// The keys in what a terminal sent at once; an escape sequence (an arrow: ESC [ A) is
+  /// not the Esc key.
+  static func keys(in bytes: [UInt8]) -> [Key] {
+    if bytes.count > 1, bytes[0] == 0x1B { return [] }
+    return bytes.compactMap { byte in
+      switch byte {
+      case UInt8(ascii: "c"), UInt8(ascii: "q"), UInt8(ascii: "C"), UInt8(ascii: "Q"), 0x1B:
+        .cancel
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): .takeNow
+      case UInt8(ascii: "r"), UInt8(ascii: "R"): .restart
+      default: nil
+      }
+    }
+  }
 }
 
 /// Reads keys from standard input on a thread of its own, until stopped.
 final class KeyReader: Sendable {
-  private let wake: (read: Int32, write: Int32)
+  private let wake: WakePipe
+  private let reader: ReaderThread
 
   /// Starts reading; `onKey` is called on the reading thread.
-  init(onKey: @escaping @Sendable (Key) -> Void) {
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) != 0 { fds = [-1, -1] }
-    // NB: close-on-exec, so a camera's child process (ffmpeg, gphoto2) never inherits it.
-    for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    wake = (fds[0], fds[1])
-    let wakeRead = fds[0]
-    Thread {
-      var descriptors = [
-        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-      ]
-      var buffer = [UInt8](repeating: 0, count: 64)
-      loop: while true {
-        let ready = poll(&descriptors, 2, -1)
-        if ready < 0 {
-          if errno == EINTR { continue }
-          break
-        }
-        if descriptors[1].revents != 0 { break }
-        guard descriptors[0].revents & Int16(POLLIN) != 0 else {
-          if descriptors[0].revents != 0 { break }  // hung up or closed
-          continue
-        }
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        if count <= 0 { break }
-        let bytes = Array(buffer[0..<count])
-        // An escape sequence (arrow keys: ESC [ A) is not the Esc key.
-        if bytes.count > 1, bytes[0] == 0x1B { continue }
-        for byte in bytes {
-          switch byte {
-          case UInt8(ascii: "c"), UInt8(ascii: "q"), UInt8(ascii: "C"), UInt8(ascii: "Q"), 0x1B:
-            onKey(.cancel)
-            break loop
-          case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-            onKey(.takeNow)
-          case UInt8(ascii: "r"), UInt8(ascii: "R"):
-            onKey(.restart)
-          default:
-            break
-          }
+  ///
+  /// - Throws: `SystemCallError` when the wake pipe cannot be made.
+  init(onKey: @escaping @Sendable (Key) -> Void) throws {
+    let wake = try WakePipe()
+    self.wake = wake
+    let input = FileDescriptor.standardInput
+    reader = ReaderThread(name: "phototimer.keys") {
+      while true {
+        guard let ready = try? Poll.wait([(input, .readable), (wake.descriptor, .readable)]),
+          ready[1].isEmpty
+        else { return }
+        // Hung up or closed: no more keys.
+        guard ready[0].contains(.readable), let bytes = try? input.read(upTo: 64), !bytes.isEmpty
+        else { return }
+        for key in Key.keys(in: bytes) {
+          onKey(key)
+          if key == .cancel { return }
         }
       }
-      close(wakeRead)
-    }.start()
+    }
   }
 
-  /// Stops the reading thread.
-  func stop() {
-    var byte: UInt8 = 0
-    _ = write(wake.write, &byte, 1)
-    close(wake.write)
+  /// Stops the reading thread and waits for it.
+  func stop() async {
+    wake.signal()
+    await reader.join()
+    wake.close()
   }
 }

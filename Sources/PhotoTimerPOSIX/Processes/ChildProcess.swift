@@ -1,0 +1,291 @@
+import Foundation
+import PhotoTimer
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A child process started with `posix_spawn` and an argument array (never a shell), its
+/// standard input on `/dev/null` and its standard output and error on pipes.
+///
+/// Every return code of the spawn is checked. The descriptors of this process never leak
+/// into the child: everything this package opens closes on exec.
+///
+/// One thread of its own waits for the child (`waitid` with `WNOWAIT`, which leaves it a
+/// zombie), then reaps it under the same lock that guards every signal sent to it. So the
+/// exit status is read exactly once, and a pid is never signalled after it was reaped
+/// (when the kernel may have given it to another process). ``wait()`` suspends until then;
+/// ``terminate(grace:)`` sends SIGTERM and, if the child is still there after `grace`,
+/// SIGKILL, without blocking a thread or polling.
+///
+/// ```swift
+/// let child = try ChildProcess(command: ["ffmpeg", "-i", input, "-f", "rawvideo", "-"])
+/// …
+/// let exit = try await child.stop(grace: .milliseconds(200))
+/// ```
+package final class ChildProcess: Sendable {
+  /// How a child ended.
+  package enum Exit: Hashable, Sendable, CustomStringConvertible {
+    /// It exited with this status.
+    case status(Int32)
+    /// A signal ended it.
+    case signal(Int32)
+
+    /// `exit status 1` or `killed by signal 9`.
+    package var description: String {
+      switch self {
+      case .status(let code): "exit status \(code)"
+      case .signal(let number): "killed by signal \(number)"
+      }
+    }
+  }
+
+  private struct State {
+    var exit: Result<Exit, SystemCallError>?
+    var waiters: [CheckedContinuation<Result<Exit, SystemCallError>, Never>] = []
+    var blockedWaiters: [DispatchSemaphore] = []
+    var terminating = false
+    var escalation: Task<Void, Never>?
+  }
+
+  /// The child's process id.
+  package let pid: pid_t
+  /// The read end of its standard output.
+  package let output: FileDescriptor
+  /// The read end of its standard error.
+  package let errors: FileDescriptor
+  // NB: every signal to `pid` and its reaping happen under this lock.
+  private let state = Locked(State())
+
+  /// Starts `command`: the program (looked up on PATH), then its arguments.
+  ///
+  /// - Parameter command: The program and its arguments.
+  /// - Throws: ``SystemCallError`` from `pipe2` or a `posix_spawn*` call; `posix_spawn`
+  ///   with `ENOENT` when the program is not found.
+  package init(command: [String]) throws(SystemCallError) {
+    guard let executable = command.first, !executable.isEmpty else {
+      throw SystemCallError(call: "posix_spawn", errno: .invalidArgument)
+    }
+    let out = try PipeDescriptors()
+    let err: PipeDescriptors
+    do {
+      err = try PipeDescriptors()
+    } catch {
+      out.close()
+      throw error
+    }
+    do {
+      pid = try Self.spawn(executable, command, stdout: out.writeEnd, stderr: err.writeEnd)
+    } catch {
+      out.close()
+      err.close()
+      throw error
+    }
+    // The child has its own copies: ours must go, or the reader never sees the end.
+    out.writeEnd.closeQuietly()
+    err.writeEnd.closeQuietly()
+    output = out.readEnd
+    errors = err.readEnd
+    let pid = pid
+    let state = state
+    _ = ReaderThread(name: "phototimer.reap \(pid)") { Self.reap(pid, state) }
+  }
+
+  private static func spawn(
+    _ executable: String, _ command: [String], stdout: FileDescriptor, stderr: FileDescriptor
+  ) throws(SystemCallError) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    try SystemCall.status("posix_spawn_file_actions_init") {
+      posix_spawn_file_actions_init(&actions)
+    }
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    try SystemCall.status("posix_spawn_file_actions_addopen") {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    try SystemCall.status("posix_spawn_file_actions_adddup2") {
+      posix_spawn_file_actions_adddup2(&actions, stdout.rawValue, 1)
+    }
+    try SystemCall.status("posix_spawn_file_actions_adddup2") {
+      posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2)
+    }
+    var attributes = posix_spawnattr_t()
+    try SystemCall.status("posix_spawnattr_init") { posix_spawnattr_init(&attributes) }
+    defer { posix_spawnattr_destroy(&attributes) }
+    // NB: the child starts with default signal handling and nothing blocked, whatever this
+    // process ignores or blocks.
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, number) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    try SystemCall.status("posix_spawnattr_setsigdefault") {
+      posix_spawnattr_setsigdefault(&attributes, &defaults)
+    }
+    try SystemCall.status("posix_spawnattr_setsigmask") {
+      posix_spawnattr_setsigmask(&attributes, &empty)
+    }
+    try SystemCall.status("posix_spawnattr_setflags") {
+      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    }
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    try SystemCall.status("posix_spawn") {
+      posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
+    }
+    return pid
+  }
+
+  /// The reaper thread's body: waits for the child to end, then reaps it under the lock.
+  private static func reap(_ pid: pid_t, _ state: Locked<State>) {
+    var info = siginfo_t()
+    let outcome: Result<Exit, SystemCallError>
+    do {
+      try SystemCall.value("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
+      outcome = state.withLock { _ in
+        // NB: the child is a zombie now: this does not block, and no signal can be sent
+        // between the reaping and recording it.
+        var status: Int32 = 0
+        do throws(SystemCallError) {
+          try SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
+          return .success(decode(status))
+        } catch {
+          _ = waitpid(pid, &status, WNOHANG)
+          return .failure(error)
+        }
+      }
+    } catch {
+      // NB: the exit cannot be learnt; record that first (no signal is sent after this),
+      // then reap the child so it is not left a zombie.
+      finish(.failure(error), state)
+      var status: Int32 = 0
+      _ = try? SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
+      return
+    }
+    finish(outcome, state)
+  }
+
+  private static func finish(_ outcome: Result<Exit, SystemCallError>, _ state: Locked<State>) {
+    let (waiters, blocked, escalation) = state.withLock { state in
+      state.exit = outcome
+      defer {
+        state.waiters = []
+        state.blockedWaiters = []
+        state.escalation = nil
+      }
+      return (state.waiters, state.blockedWaiters, state.escalation)
+    }
+    escalation?.cancel()
+    for waiter in waiters { waiter.resume(returning: outcome) }
+    for semaphore in blocked { semaphore.signal() }
+  }
+
+  private static func decode(_ status: Int32) -> Exit {
+    // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import as macros.
+    let signal = status & 0x7F
+    if signal != 0, signal != 0x7F { return .signal(signal) }
+    return .status((status >> 8) & 0xFF)
+  }
+
+  /// How the child ended, if it has been reaped; `nil` while it runs.
+  package var exit: Exit? {
+    state.withLock { state in
+      if case .success(let exit) = state.exit { return exit }
+      return nil
+    }
+  }
+
+  /// Waits until the child has ended and been reaped.
+  ///
+  /// - Returns: How it ended.
+  /// - Throws: ``SystemCallError`` when `waitid` or `waitpid` failed (the child is reaped
+  ///   all the same).
+  package func wait() async throws(SystemCallError) -> Exit {
+    let outcome = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<Exit, SystemCallError>, Never>) in
+      let known = state.withLock { state in
+        if state.exit == nil { state.waiters.append(continuation) }
+        return state.exit
+      }
+      if let known { continuation.resume(returning: known) }
+    }
+    return try outcome.get()
+  }
+
+  /// Blocks the calling thread until the child has been reaped or `timeout` has passed:
+  /// only for threads of one's own (a ``ReaderThread``), never on Swift's cooperative pool.
+  ///
+  /// - Parameter timeout: The longest wait; `nil` waits as long as it takes.
+  /// - Returns: How the child ended, or `nil` when it is still running after `timeout`.
+  package func waitBlocking(timeout: Duration?) -> Result<Exit, SystemCallError>? {
+    let semaphore = DispatchSemaphore(value: 0)
+    let known = state.withLock { state in
+      if state.exit == nil { state.blockedWaiters.append(semaphore) }
+      return state.exit
+    }
+    if let known { return known }
+    if let timeout {
+      let nanoseconds =
+        timeout.components.seconds * 1_000_000_000
+        + timeout.components.attoseconds / 1_000_000_000
+      if semaphore.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
+        // NB: the reaper may signal it later; a stale signal on a dropped semaphore is harmless.
+        return state.withLock { $0.exit }
+      }
+    } else {
+      semaphore.wait()
+    }
+    return state.withLock { $0.exit }
+  }
+
+  /// Sends `signal` to the child if it has not been reaped yet.
+  ///
+  /// - Returns: Whether it was sent.
+  @discardableResult
+  package func send(_ signal: Int32) -> Bool {
+    state.withLock { state in
+      guard state.exit == nil else { return false }
+      return (try? SystemCall.value("kill") { kill(pid, signal) }) != nil
+    }
+  }
+
+  /// Asks the child to stop: SIGTERM now, SIGKILL if it is still there after `grace`.
+  /// Returns at once; safe to call more than once and from any thread (a cancellation
+  /// handler included).
+  ///
+  /// - Parameter grace: How long the child has to exit after SIGTERM.
+  package func terminate(grace: Duration = .milliseconds(200)) {
+    state.withLock { state in
+      guard state.exit == nil, !state.terminating else { return }
+      state.terminating = true
+      _ = try? SystemCall.value("kill") { kill(pid, SIGTERM) }
+      let deadline = ContinuousClock.now.advanced(by: grace)
+      state.escalation = Task { [self] in
+        do {
+          try await ContinuousClock().sleep(until: deadline, tolerance: nil)
+        } catch {
+          return  // reaped in time
+        }
+        send(SIGKILL)
+      }
+    }
+  }
+
+  /// Stops the child (``terminate(grace:)``) and waits until it has been reaped.
+  ///
+  /// - Parameter grace: How long the child has to exit after SIGTERM.
+  /// - Returns: How it ended.
+  @discardableResult
+  package func stop(grace: Duration = .milliseconds(200)) async throws(SystemCallError) -> Exit {
+    terminate(grace: grace)
+    return try await wait()
+  }
+
+  /// Closes the pipes' read ends.
+  package func closePipes() {
+    output.closeQuietly()
+    errors.closeQuietly()
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import PhotoTimerPOSIX
+
+/// Whether a process with this pid exists (a zombie counts: it has not been reaped).
+func processExists(_ pid: pid_t) -> Bool {
+  FileManager.default.fileExists(atPath: "/proc/\(pid)")
+}
+
+/// Runs `body` under a fresh fault plan and checks, after it, that every descriptor opened
+/// under the plan was closed.
+@discardableResult
+func withPlan<T>(
+  _ configure: (FaultPlan) -> Void = { _ in },
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () async throws -> T
+) async rethrows -> T {
+  let plan = FaultPlan()
+  configure(plan)
+  let result = try await FaultPlan.$current.withValue(plan) { try await body() }
+  #expect(
+    plan.openDescriptors.isEmpty, "leaked \(plan.openDescriptors)", sourceLocation: sourceLocation)
+  #expect(plan.remaining == 0, "planned failures not reached", sourceLocation: sourceLocation)
+  return result
+}
+
+/// A child that prints "ready" once its traps are set, then spins until a signal.
+func spinningChild(trap: String) throws -> ChildProcess {
+  try ChildProcess(command: ["/bin/sh", "-c", "\(trap); echo ready; while :; do :; done"])
+}
+
+/// Reads the child's output until it has printed `ready`.
+func awaitReady(_ child: ChildProcess) throws {
+  var seen = ""
+  while !seen.contains("ready") {
+    let bytes = try child.output.read(upTo: 64)
+    try #require(!bytes.isEmpty, "the child ended before it was ready")
+    seen += String(decoding: bytes, as: UTF8.self)
+  }
+}
