@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerImaging
 import PhotoTimerLocation
@@ -326,15 +327,9 @@ struct CommandOptions: Equatable {
   }
 
   /// `auto`: the first V4L2 device through ffmpeg, else the scene camera.
-  static func autoCamera(
-    devices: [String] =
-      (try? FileManager.default.contentsOfDirectory(
-        atPath: "/sys/class/video4linux")) ?? []
-  ) -> CameraChoice {
-    guard let first = devices.filter({ $0.hasPrefix("video") }).sorted().first else {
-      return .scene(.daylight)
-    }
-    return .ffmpeg("/dev/\(first)", format: "v4l2")
+  static func autoCamera(devices: [VideoDevice] = VideoDevice.connected()) -> CameraChoice {
+    guard let first = devices.first else { return .scene(.daylight) }
+    return .ffmpeg(first.path, format: "v4l2")
   }
 
   private static func filter(_ text: String) throws(UsageError) -> FilterChoice {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
 import PhotoTimerJPEG
@@ -30,13 +31,13 @@ struct Doctor {
     StandardStream.output.write("phototimer \(PhotoTimerVersion.current) doctor\n\n")
 
     // Cameras.
-    let devices = videoDevices()
+    let devices = VideoDevice.connected()
     if devices.isEmpty {
       line(
         .warning, "video devices",
         "none in /sys/class/video4linux: plug in a webcam; the scene camera is used meanwhile")
     } else {
-      for device in devices { line(.ok, "video device", device) }
+      for device in devices { line(.ok, "video device", device.description) }
     }
     let ffmpeg = which("ffmpeg")
     line(
@@ -70,7 +71,7 @@ struct Doctor {
         let tag = try await source.locate(within: .seconds(3))
         line(.ok, "gpsd", "\(endpoint): fix at \(tag.name)")
       } catch let error as GPSDError {
-        line(.warning, "gpsd", "\(error)")
+        line(.warning, "gpsd", "\(CommandAdvice.advise(error))")
       } catch {
         line(.warning, "gpsd", "\(endpoint) is running but gave no fix in 3 s: \(error)")
       }
@@ -82,7 +83,7 @@ struct Doctor {
       try store.checkFolder()
       line(.ok, "output folder", "\(store.folder.path) (writable)")
     } catch {
-      line(.problem, "output folder", "\(error)")
+      line(.problem, "output folder", "\(CommandAdvice.advise(error))")
     }
 
     // System libraries.
@@ -97,18 +98,6 @@ struct Doctor {
       problems == 0
         ? "\nready to take photos\n" : "\n\(problems) problem(s): fix the lines marked ✗\n")
     return problems == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
-  }
-
-  /// `/dev/videoN (name)` for each V4L2 device.
-  private func videoDevices() -> [String] {
-    let base = "/sys/class/video4linux"
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-    return names.sorted().map { entry in
-      let name =
-        (try? String(contentsOfFile: "\(base)/\(entry)/name", encoding: .utf8))?
-        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
-      return "/dev/\(entry) (\(name))"
-    }
   }
 
   /// The full path of `tool` on PATH, if it is there.

@@ -12,6 +12,19 @@ public struct DetectedCamera: Hashable, Sendable, CustomStringConvertible {
   public var port: String
   /// `Canon EOS 80D (usb:001,005)`.
   public var description: String { "\(model) (\(port))" }
+
+  /// Whether a USB interface of class 6 (still image: PTP cameras) is connected, read from
+  /// sysfs without starting gphoto2 (which costs about 100 ms).
+  ///
+  /// - Parameter root: Where USB devices are listed (default `/sys/bus/usb/devices`).
+  /// - Returns: Whether a camera gphoto2 could talk to may be connected.
+  public static func stillImageInterfacePresent(root: String = "/sys/bus/usb/devices") -> Bool {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    return entries.contains { entry in
+      let text = try? String(contentsOfFile: "\(root)/\(entry)/bInterfaceClass", encoding: .utf8)
+      return text?.trimmingCharacters(in: .whitespacesAndNewlines) == "06"
+    }
+  }
 }
 
 /// What went wrong with gphoto2, in plain words with the fix.
@@ -90,19 +103,6 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     self.store = store
     self.clock = clock
     self.now = now
-  }
-
-  /// Whether a USB interface of class 6 (still image: PTP cameras) is connected, read from
-  /// sysfs without starting gphoto2 (which costs about 100 ms).
-  ///
-  /// - Parameter root: Where USB devices are listed (default `/sys/bus/usb/devices`).
-  /// - Returns: Whether a camera gphoto2 could talk to may be connected.
-  public static func stillImageInterfacePresent(root: String = "/sys/bus/usb/devices") -> Bool {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-    return entries.contains { entry in
-      let text = try? String(contentsOfFile: "\(root)/\(entry)/bInterfaceClass", encoding: .utf8)
-      return text?.trimmingCharacters(in: .whitespacesAndNewlines) == "06"
-    }
   }
 
   /// The cameras gphoto2 finds.

@@ -19,7 +19,7 @@ public enum ImageFileError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .missing(let path):
-      "no image file at \(path); check the path given to --camera file:PATH"
+      "no image file at \(path); check the path"
     case .unreadable(let path, let reason):
       "cannot read \(path): \(reason); check its permissions"
     case .notAnImage(let path):

@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// A photo that could not be saved, with the path and what to do.
+/// A photo that could not be saved, with the path involved.
 public enum PhotoStoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The output folder does not exist.
   case folderMissing(path: String)
@@ -24,15 +24,14 @@ public enum PhotoStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     switch self {
     case .folderMissing(let path):
       "the output folder \(path) does not exist; create it (mkdir -p \(path)) or choose "
-        + "another with -o DIR"
+        + "another"
     case .notAFolder(let path):
-      "the output path \(path) is not a folder; choose a folder with -o DIR"
+      "the output path \(path) is not a folder; choose a folder"
     case .notWritable(let path):
-      "cannot write to the output folder \(path) (permission denied); choose another with "
-        + "-o DIR or fix its permissions"
+      "cannot write to the output folder \(path) (permission denied); fix its permissions "
+        + "or choose another"
     case .diskFull(let path):
-      "no space left to save the photo in \(path); free some space or choose another folder "
-        + "with -o DIR"
+      "no space left to save the photo in \(path); free some space or choose another folder"
     case .system(let call, let path, let code):
       "\(call) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
     case .encoding(let error):

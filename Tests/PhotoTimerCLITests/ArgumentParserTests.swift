@@ -1,5 +1,7 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerFFmpeg
+import PhotoTimerGPhoto2
 import Testing
 
 @testable import PhotoTimerCLI
@@ -45,7 +47,9 @@ struct ArgumentParserTests {
     #expect(try options([]).camera == .auto)
     #expect(CommandOptions.autoCamera(devices: []) == .scene(.daylight))
     #expect(
-      CommandOptions.autoCamera(devices: ["video1", "video0"])
+      CommandOptions.autoCamera(devices: [
+        VideoDevice(path: "/dev/video0", name: "a"), VideoDevice(path: "/dev/video1", name: "b"),
+      ])
         == .ffmpeg("/dev/video0", format: "v4l2"))
     #expect(try options(["--simulate"]).location == .simulated)
     #expect(try options(["--no-beep"]).beep == false)
@@ -130,13 +134,13 @@ struct ArgumentParserTests {
     try FileManager.default.createDirectory(at: keyboard, withIntermediateDirectories: true)
     try "03\n".write(
       to: keyboard.appendingPathComponent("bInterfaceClass"), atomically: true, encoding: .utf8)
-    #expect(!PhotoTimerCommand.stillImageInterfacePresent(root: root.path))
+    #expect(!DetectedCamera.stillImageInterfacePresent(root: root.path))
     let camera = root.appendingPathComponent("1-2:1.0")
     try FileManager.default.createDirectory(at: camera, withIntermediateDirectories: true)
     try "06\n".write(
       to: camera.appendingPathComponent("bInterfaceClass"), atomically: true, encoding: .utf8)
-    #expect(PhotoTimerCommand.stillImageInterfacePresent(root: root.path))
-    #expect(!PhotoTimerCommand.stillImageInterfacePresent(root: "/nonexistent"))
+    #expect(DetectedCamera.stillImageInterfacePresent(root: root.path))
+    #expect(!DetectedCamera.stillImageInterfacePresent(root: "/nonexistent"))
   }
 
   @Test("Edit distance")

@@ -289,4 +289,25 @@ struct PhotoTimerCommandTests {
       #expect(abs(shutter - (shutters[0] + Double(index) * 2)) < 0.05, "\(shutters)")
     }
   }
+
+  @Test("--sequential --json: started first, the steps one after another, then the count")
+  func sequentialJSON() throws {
+    let run = try CommandRun.run(["--simulate", "--seconds", "1", "--sequential", "--json"])
+    #expect(run.status == 0, "\(run.error)")
+    let events = try run.output.split(separator: "\n").map { line -> [String: Any] in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(events.first?["event"] as? String == "started")
+    let steps = events.filter { $0["event"] as? String == "step" }
+    #expect(steps.compactMap { $0["step"] as? String } == ["camera", "location", "filter"])
+    // One after another: camera 1.4 s, then location 2.8 s, then filter 4.2 s: 8.4 s in all.
+    let ends = steps.compactMap { $0["t"] as? Double }
+    #expect(ends.count == 3)
+    if ends.count == 3 {
+      #expect(abs(ends[0] - 1.4) < 0.3 && abs(ends[1] - 4.2) < 0.3 && abs(ends[2] - 8.4) < 0.3)
+    }
+    let shutter = try #require(
+      events.first { $0["event"] as? String == "shutter" }?["t"] as? Double)
+    #expect(shutter >= (ends.last ?? 0) + 0.9)
+  }
 }

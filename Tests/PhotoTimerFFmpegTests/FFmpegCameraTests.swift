@@ -291,3 +291,25 @@ struct FFmpegCameraTests {
     #expect(plan.openDescriptors.isEmpty)
   }
 }
+
+@Suite("Video devices from sysfs")
+struct VideoDeviceTests {
+  @Test("Devices are listed in number order with their names; none when sysfs has none")
+  func listing() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "v4l-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    for (entry, name) in [("video10", "Capture Card"), ("video2", "Integrated Camera")] {
+      let folder = root.appendingPathComponent(entry)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try "\(name)\n".write(
+        to: folder.appendingPathComponent("name"), atomically: true, encoding: .utf8)
+    }
+    #expect(
+      VideoDevice.connected(root: root.path) == [
+        VideoDevice(path: "/dev/video2", name: "Integrated Camera"),
+        VideoDevice(path: "/dev/video10", name: "Capture Card"),
+      ])
+    #expect(VideoDevice.connected(root: "/nonexistent").isEmpty)
+  }
+}

@@ -39,7 +39,7 @@ struct ImageFileCameraTests {
   @Test(
     "Bad files are refused with the path and what to do",
     arguments: [
-      ("missing.jpg", "no image file at {path}; check the path given to --camera file:PATH"),
+      ("missing.jpg", "no image file at {path}; check the path"),
       ("not-an-image.txt", "{path} is not a JPEG or PNG image; give a .jpg or .png file"),
       ("zero.png", "{path} has no pixels (0 × 0); use a real photo"),
       (

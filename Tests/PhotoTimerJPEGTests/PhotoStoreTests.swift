@@ -52,7 +52,7 @@ struct PhotoStoreTests {
     #expect(
       PhotoStoreError.diskFull(path: "/media/card").description
         == "no space left to save the photo in /media/card; free some space or choose another "
-        + "folder with -o DIR")
+        + "folder")
   }
 
   @Test("A folder that is missing, not a folder, or not writable is named, with what to do")
@@ -78,7 +78,7 @@ struct PhotoStoreTests {
     #expect(
       PhotoStoreError.folderMissing(path: "/x/photos").description
         == "the output folder /x/photos does not exist; create it (mkdir -p /x/photos) or "
-        + "choose another with -o DIR")
+        + "choose another")
     #expect(try folder.contents() == ["a-file"])
   }
 

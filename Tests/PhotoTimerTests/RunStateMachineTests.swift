@@ -4,24 +4,94 @@ import Testing
 
 @Suite("RunStateMachine")
 struct RunStateMachineTests {
-  private func machine(seconds: Int, required: Set<PreparationStep> = [.camera]) -> RunStateMachine
-  {
+  private func machine(
+    seconds: Int, required: Set<PreparationStep> = [.camera],
+    order: PreparationOrder = .concurrent
+  ) -> RunStateMachine {
     RunStateMachine(
       configuration: PhotoTimerConfiguration(
-        countdownSeconds: seconds, cameraWaitLimit: .seconds(10)),
+        countdownSeconds: seconds, cameraWaitLimit: .seconds(10), preparation: order),
       required: required)
   }
 
   private let settings = CameraSettings(aperture: "f/4", shutterSpeed: "1/125s", iso: 100)
 
-  @Test("Start publishes started and schedules the first whole-second tick")
+  @Test("Start publishes started, starts every step and schedules the first whole-second tick")
   func start() {
     var machine = machine(seconds: 3)
     #expect(
       machine.start() == [
         .publish(PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 3))),
+        .startStep(.camera), .startStep(.location), .startStep(.filter),
         .schedule(.tick, at: .seconds(1)),
       ])
+  }
+
+  @Test("Sequential: started first, each step when the one before ended, then the count")
+  func sequential() {
+    var machine = machine(seconds: 2, order: .sequential)
+    #expect(
+      machine.start() == [
+        .publish(PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 2))),
+        .startStep(.camera),
+      ])
+    let camera = machine.handle(
+      .stepEnded(.camera, .success(.camera(settings)), elapsed: ms(1400)), at: ms(1400))
+    #expect(camera.last == .startStep(.location))
+    let location = machine.handle(
+      .stepEnded(.location, .failure(.init(message: "no fix")), elapsed: ms(2800)), at: ms(2800))
+    #expect(location.last == .startStep(.filter))
+    let filter = machine.handle(
+      .stepEnded(.filter, .success(.filter(FilterSuggestion(filter: .vivid))), elapsed: ms(4200)),
+      at: ms(4200))
+    // The count starts where the preparations ended: its ticks fall on whole seconds from there.
+    #expect(filter.last == .schedule(.tick, at: ms(5200)))
+    let tick = machine.handle(.timerFired(.tick), at: ms(5200))
+    #expect(
+      tick == [
+        .publish(PhotoTimerEvent(offset: ms(5200), kind: .tick(remaining: 1))),
+        .schedule(.tick, at: ms(6200)),
+      ])
+    let zero = machine.handle(.timerFired(.tick), at: ms(6200))
+    #expect(zero.contains(.publish(PhotoTimerEvent(offset: ms(6200), kind: .shutter))))
+  }
+
+  @Test("At the shutter the machine asks what the running steps know, and uses the answers")
+  func asksAtShutter() {
+    var machine = machine(seconds: 1)
+    _ = machine.start()
+    _ = machine.handle(.stepEnded(.camera, .success(.camera(settings)), elapsed: ms(7)), at: ms(7))
+    let zero = machine.handle(.timerFired(.tick), at: .seconds(1))
+    #expect(zero == [.askReady([.location, .filter])])
+    let look = FilterSuggestion(filter: .warm)
+    let answered = machine.handle(
+      .readyAtShutter([
+        .location: .failure(.init(message: "no fix yet")), .filter: .success(.filter(look)),
+      ]), at: .seconds(1))
+    #expect(
+      answered.contains(
+        .publish(
+          PhotoTimerEvent(
+            offset: .seconds(1),
+            kind: .stepFinished(
+              StepReport(
+                step: .location, outcome: .dropped(reason: "no fix yet"), elapsed: .seconds(1)))
+          ))))
+    #expect(
+      answered.last
+        == .capture(
+          CaptureRequest(
+            settings: settings, location: nil, filter: .warm, shutterOffset: .seconds(1))))
+  }
+
+  @Test("A capture ending that never started is an internal inconsistency, not a message")
+  func impossibleInput() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = RunStateMachine(
+        configuration: PhotoTimerConfiguration(countdownSeconds: 3), required: [.camera])
+      _ = machine.start()
+      _ = machine.handle(.captureEnded(.success(.init(url: nil))), at: .zero)
+    }
   }
 
   @Test("A required location is waited for at zero, and its failure fails the run")
@@ -48,8 +118,12 @@ struct RunStateMachineTests {
   func ignoresLateInputs() {
     var machine = machine(seconds: 0)
     _ = machine.start()
-    let shoot = machine.handle(
+    let zero = machine.handle(
       .stepEnded(.camera, .success(.camera(settings)), elapsed: ms(10)), at: ms(10))
+    #expect(zero.last == .askReady([.location, .filter]))
+    let late = RunStateMachine.StepError(message: "late")
+    let shoot = machine.handle(
+      .readyAtShutter([.location: .failure(late), .filter: .failure(late)]), at: ms(10))
     #expect(shoot.contains(where: { if case .capture = $0 { true } else { false } }))
     #expect(machine.handle(.timerFired(.tick), at: ms(20)) == [])
     #expect(machine.handle(.timerFired(.waitLimit), at: ms(20)) == [])
@@ -59,7 +133,7 @@ struct RunStateMachineTests {
         at: ms(30)) == [])
     let done = machine.handle(.captureEnded(.success(.init(url: nil))), at: ms(40))
     #expect(done.count == 2)
-    #expect(machine.handle(.captureEnded(.success(.init(url: nil))), at: ms(50)) == [])
+    #expect(machine.isFinished)
   }
 
   @Test("The request carries the location and suggested look when they arrived in time")

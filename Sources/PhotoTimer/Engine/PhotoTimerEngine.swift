@@ -70,27 +70,31 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
   public func run(
     shootNow: AsyncStream<Void>?, onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
   ) async -> PhotoTimerResult {
+    await run(startingAt: clock.now, shootNow: shootNow, onEvent: onEvent)
+  }
+
+  /// Runs the countdown with its deadlines measured from `start` rather than from the
+  /// moment the call begins, so a schedule of runs (a time-lapse) keeps its shutters on
+  /// their instants however late each run gets going. A `start` in the past is allowed:
+  /// deadlines already passed are handled at once.
+  ///
+  /// - Parameters:
+  ///   - start: The instant offsets and deadlines count from.
+  ///   - shootNow: Presses of a "take it now" button; `nil` for none.
+  ///   - onEvent: Called with each event, in order.
+  /// - Returns: How the run ended.
+  @concurrent
+  public func run(
+    startingAt start: C.Instant, shootNow: AsyncStream<Void>?,
+    onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
+  ) async -> PhotoTimerResult {
     let clock = clock
-    let start = clock.now
     let services = services
     var machine = RunStateMachine(
       configuration: configuration, required: services.requiredSteps,
-      skipped: services.skippedSteps, atShutter: services.atShutter)
+      skipped: services.skippedSteps)
 
     let result = await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
-      for step in PreparationStep.allCases where machine.running.contains(step) {
-        let work = services.work(for: step)
-        group.addTask {
-          let result: Result<StepValue, RunStateMachine.StepError>
-          do {
-            result = .success(try await work())
-          } catch {
-            result = .failure(RunStateMachine.StepError(message: Self.message(for: error)))
-          }
-          return .step(step, result, elapsed: start.duration(to: clock.now))
-        }
-      }
-
       if let shootNow {
         group.addTask {
           for await _ in shootNow { return .shootNow }
@@ -106,6 +110,17 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
           switch pending.removeFirst() {
           case .publish(let event):
             await onEvent(event)
+          case .startStep(let step):
+            let work = services.work(for: step)
+            group.addTask {
+              let result: Result<StepValue, RunStateMachine.StepError>
+              do {
+                result = .success(try await work())
+              } catch {
+                result = .failure(RunStateMachine.StepError(message: Self.message(for: error)))
+              }
+              return .step(step, result, elapsed: start.duration(to: clock.now))
+            }
           case .schedule(let timer, let offset):
             let deadline = start.advanced(by: offset)
             group.addTask {
@@ -116,6 +131,10 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
                 return .interrupted
               }
             }
+          case .askReady(let steps):
+            var answers: [PreparationStep: Result<StepValue, RunStateMachine.StepError>] = [:]
+            for step in steps { answers[step] = services.atShutter(step) }
+            pending += machine.handle(.readyAtShutter(answers), at: start.duration(to: clock.now))
           case .capture(let request):
             // Optional steps still running are dropped: the user never waits for them.
             group.cancelAll()
@@ -137,12 +156,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
           }
         }
         guard let signal = await group.next() else {
-          // Unreachable: before the run finishes a tick, a wait limit or a step is pending.
-          let failure = PhotoTimerFailure(
-            cause: .captureFailed, message: "internal error: the run stalled with nothing to do")
-          await onEvent(
-            PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .failed(failure)))
-          return .failed(failure)
+          preconditionFailure("Internal inconsistency: the run is waiting with nothing pending")
         }
         if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
         let now = start.duration(to: clock.now)

@@ -6,16 +6,22 @@
 
 /// The workflow of one run as a pure transition function: inputs in, actions out.
 ///
-/// It knows nothing of tasks or clocks. Time arrives as offsets from the start; the engine
-/// performs the actions (publish an event, schedule a wake-up, capture, finish) and feeds
-/// back what happened. Every branch of the timeline is decided here, in one place.
+/// It knows nothing of tasks or clocks and calls nothing: every effect, from starting a
+/// step to asking what a step already knows at the shutter, is an ``Action`` the engine
+/// performs and answers with an ``Input``. Time arrives as offsets from the start. Every
+/// branch of the timeline is decided here, in one place; an input the workflow cannot
+/// produce is a programming error (`preconditionFailure`), never a message for the user.
 struct RunStateMachine {
   /// Where the run is.
   enum Phase: Equatable {
+    /// `--sequential`: the preparations run one after another before the count.
+    case preparing
     /// Before zero, showing `remaining`.
     case counting(remaining: Int)
     /// At zero, waiting for required steps.
     case waiting
+    /// The shutter fired: asking what the steps still running already know.
+    case collecting(shutter: Duration)
     /// The shutter fired; the camera is capturing.
     case capturing(CaptureRequest)
     /// Captured, failed or cancelled: no more output.
@@ -38,6 +44,9 @@ struct RunStateMachine {
     case timerFired(Timer)
     /// A step ended; `elapsed` is measured from the start by the step's own task.
     case stepEnded(PreparationStep, Result<StepValue, StepError>, elapsed: Duration)
+    /// The answer to ``Action/askReady(_:)``: for each step asked, its value if it is ready
+    /// after all, else why it is dropped.
+    case readyAtShutter([PreparationStep: Result<StepValue, StepError>])
     /// The capture ended.
     case captureEnded(Result<CapturedFile, StepError>)
   }
@@ -56,8 +65,13 @@ struct RunStateMachine {
   enum Action: Equatable {
     /// Publish this event.
     case publish(PhotoTimerEvent)
+    /// Start this step as a child task; its end comes back as ``Input/stepEnded(_:_:elapsed:)``.
+    case startStep(PreparationStep)
     /// Wake up with `timer` at this offset from the start.
     case schedule(Timer, at: Duration)
+    /// Ask these steps, still running at the shutter, what they already know; answer with
+    /// ``Input/readyAtShutter(_:)``.
+    case askReady([PreparationStep])
     /// Cancel the steps still running and take the photo.
     case capture(CaptureRequest)
     /// Stop everything; the run is over.
@@ -67,39 +81,40 @@ struct RunStateMachine {
   let countdown: Countdown
   let waitLimit: Duration
   let required: Set<PreparationStep>
+  let order: PreparationOrder
   /// Steps turned off, with why; they never run and are reported as skipped at the start.
   let skipped: [PreparationStep: String]
-  /// What becomes of a step still running at the shutter, read at that moment: its value if
-  /// it is ready after all, else the reason it is dropped.
-  let atShutter: (PreparationStep) -> Result<StepValue, StepError>
-  private(set) var phase: Phase
-  private(set) var running: Set<PreparationStep>
-  private var reports: [PreparationStep: StepReport] = [:]
-  private var settings: CameraSettings?
-  private var location: LocationTag?
-  private var suggestion: FilterSuggestion?
+  var phase: Phase
+  /// Steps that have not ended yet (running, or waiting for their turn when sequential).
+  var unfinished: [PreparationStep]
+  /// Steps started and not ended.
+  var running: Set<PreparationStep> = []
+  /// Where the count starts: zero, or where the sequential preparations ended.
+  var countOrigin = Duration.zero
+  var reports: [PreparationStep: StepReport] = [:]
+  var settings: CameraSettings?
+  var location: LocationTag?
+  var suggestion: FilterSuggestion?
 
   init(
     configuration: PhotoTimerConfiguration, required: Set<PreparationStep>,
-    skipped: [PreparationStep: String] = [:],
-    atShutter: @escaping (PreparationStep) -> Result<StepValue, StepError> = {
-      .failure(StepError(message: $0.droppedReason))
-    }
+    skipped: [PreparationStep: String] = [:]
   ) {
     countdown = Countdown(
       ticks: configuration.countdownSeconds, interval: configuration.tickInterval)
     waitLimit = configuration.cameraWaitLimit
+    order = configuration.preparation
     self.required = required.union([.camera])
     // NB: the camera always runs: there is no photo without it.
-    self.skipped = skipped.filter { $0.key != .camera }
-    self.atShutter = atShutter
-    running = Set(PreparationStep.allCases).subtracting(self.skipped.keys)
-    phase = .counting(remaining: countdown.ticks)
+    let turnedOff = skipped.filter { $0.key != .camera }
+    self.skipped = turnedOff
+    unfinished = PreparationStep.allCases.filter { turnedOff[$0] == nil }
+    phase = order == .sequential ? .preparing : .counting(remaining: countdown.ticks)
   }
 
   var isFinished: Bool { phase == .finished }
 
-  /// The actions at the start of the run (offset zero); all steps are running.
+  /// The actions at the start of the run (offset zero).
   mutating func start() -> [Action] {
     var actions: [Action] = [
       .publish(event(.started(countdownSeconds: countdown.ticks), at: .zero))
@@ -110,10 +125,12 @@ struct RunStateMachine {
       reports[step] = report
       actions.append(.publish(event(.stepFinished(report), at: .zero)))
     }
-    if let first = countdown.nextDeadline(after: .zero) {
-      actions.append(.schedule(.tick, at: first))
-    } else {
-      actions += reachZero(at: .zero)
+    switch order {
+    case .concurrent:
+      actions += unfinished.map { startStep($0) }
+      actions += startCount(at: .zero)
+    case .sequential:
+      if let first = unfinished.first { actions.append(startStep(first)) }
     }
     return actions
   }
@@ -122,157 +139,34 @@ struct RunStateMachine {
   mutating func handle(_ input: Input, at now: Duration) -> [Action] {
     switch input {
     case .shootNow:
-      guard case .counting = phase else { return [] }
-      return reachZero(at: now)
+      switch phase {
+      case .preparing, .counting: return reachZero(at: now)
+      case .waiting, .collecting, .capturing, .finished: return []
+      }
     case .timerFired(.tick): return tick(at: now)
     case .timerFired(.waitLimit): return waitRanOut(at: now)
     case .stepEnded(let step, let result, let elapsed):
       return stepEnded(step, result, elapsed: elapsed, at: now)
+    case .readyAtShutter(let answers): return collected(answers)
     case .captureEnded(let result): return captureEnded(result, at: now)
     }
   }
 
-  // MARK: - Transitions
-
-  private mutating func tick(at now: Duration) -> [Action] {
-    guard case .counting(let shown) = phase else { return [] }
-    let remaining = countdown.remaining(at: now)
-    guard remaining > 0, let next = countdown.nextDeadline(after: now) else {
-      return reachZero(at: now)
-    }
-    var actions: [Action] = []
-    if remaining != shown {
-      phase = .counting(remaining: remaining)
-      actions.append(.publish(event(.tick(remaining: remaining), at: now)))
-    }
-    actions.append(.schedule(.tick, at: next))
-    return actions
+  mutating func startStep(_ step: PreparationStep) -> Action {
+    running.insert(step)
+    return .startStep(step)
   }
 
-  private mutating func reachZero(at now: Duration) -> [Action] {
-    let waitingFor = pendingRequired
-    guard !waitingFor.isEmpty else { return shoot(at: now) }
-    phase = .waiting
-    return [
-      .publish(event(.waiting(for: waitingFor), at: now)),
-      .schedule(.waitLimit, at: max(now, countdown.zero) + waitLimit),
-    ]
-  }
-
-  private mutating func stepEnded(
-    _ step: PreparationStep, _ result: Result<StepValue, StepError>, elapsed: Duration,
-    at now: Duration
-  ) -> [Action] {
-    guard running.contains(step) else { return [] }
-    switch phase {
-    case .counting, .waiting: break
-    case .capturing, .finished: return []
-    }
-    running.remove(step)
-    let outcome: StepOutcome
-    switch result {
-    case .success(let value):
-      record(value)
-      outcome = .succeeded(value)
-    case .failure(let error):
-      outcome = .failed(reason: error.message)
-    }
-    let report = StepReport(step: step, outcome: outcome, elapsed: elapsed)
-    reports[step] = report
-    var actions: [Action] = [.publish(event(.stepFinished(report), at: now))]
-    if case .failure(let error) = result, required.contains(step) {
-      let failure = PhotoTimerFailure(
-        cause: .stepFailed(step), message: "\(step) failed: \(error.message)")
-      actions += fail(failure, at: now)
-    } else if phase == .waiting, pendingRequired.isEmpty {
-      actions += shoot(at: now)
-    }
-    return actions
-  }
-
-  private mutating func waitRanOut(at now: Duration) -> [Action] {
-    guard phase == .waiting else { return [] }
-    let late = pendingRequired
-    let names = late.map(\.rawValue).joined(separator: " and ")
-    let waited = waitLimit.formattedSeconds(fractionDigits: 1)
-    let failure = PhotoTimerFailure(
-      cause: .notReadyInTime(late),
-      message: "\(names) not ready \(waited) s after the countdown ended; check that the "
-        + "camera is connected and not in use by another program, or allow a longer wait")
-    return fail(failure, at: now)
-  }
-
-  private mutating func shoot(at now: Duration) -> [Action] {
-    var actions: [Action] = []
-    for step in PreparationStep.allCases where running.contains(step) {
-      let outcome: StepOutcome
-      switch atShutter(step) {
-      case .success(let value):
-        record(value)
-        outcome = .succeeded(value)
-      case .failure(let reason):
-        outcome = .dropped(reason: reason.message)
-      }
-      let report = StepReport(step: step, outcome: outcome, elapsed: now)
-      reports[step] = report
-      actions.append(.publish(event(.stepFinished(report), at: now)))
-    }
-    running.removeAll()
-    guard let settings else {
-      // Unreachable: the camera is always required, so zero waits for its settings.
-      return actions
-        + fail(
-          PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera gave no settings"),
-          at: now)
-    }
-    let request = CaptureRequest(
-      settings: settings, location: location, filter: suggestion?.filter ?? .natural,
-      shutterOffset: now)
-    phase = .capturing(request)
-    actions.append(.publish(event(.shutter, at: now)))
-    actions.append(.capture(request))
-    return actions
-  }
-
-  private mutating func captureEnded(
-    _ result: Result<CapturedFile, StepError>, at now: Duration
-  ) -> [Action] {
-    guard case .capturing(let request) = phase else { return [] }
-    switch result {
-    case .success(let file):
-      phase = .finished
-      let photo = CapturedPhoto(
-        settings: request.settings, location: request.location, filter: request.filter,
-        file: file.url, reports: PreparationStep.allCases.compactMap { reports[$0] },
-        shutterOffset: request.shutterOffset)
-      return [.publish(event(.captured(photo), at: now)), .finish(.captured(photo))]
-    case .failure(let error):
-      return fail(
-        PhotoTimerFailure(cause: .captureFailed, message: "capture failed: \(error.message)"),
-        at: now)
-    }
-  }
-
-  private mutating func fail(_ failure: PhotoTimerFailure, at now: Duration) -> [Action] {
-    phase = .finished
-    return [.publish(event(.failed(failure), at: now)), .finish(.failed(failure))]
-  }
-
-  // MARK: - Helpers
-
-  private var pendingRequired: [PreparationStep] {
-    PreparationStep.allCases.filter { required.contains($0) && running.contains($0) }
-  }
-
-  private mutating func record(_ value: StepValue) {
-    switch value {
-    case .camera(let value): settings = value
-    case .location(let value): location = value
-    case .filter(let value): suggestion = value
-    }
-  }
-
-  private func event(_ kind: PhotoTimerEvent.Kind, at offset: Duration) -> PhotoTimerEvent {
+  func event(_ kind: PhotoTimerEvent.Kind, at offset: Duration) -> PhotoTimerEvent {
     PhotoTimerEvent(offset: offset, kind: kind)
   }
+}
+
+/// How the preparations run.
+public enum PreparationOrder: Hashable, Sendable {
+  /// All at once, during the count (the point of phototimer).
+  case concurrent
+  /// One after another, then the count with every value ready: the seed's naive design,
+  /// for comparison.
+  case sequential
 }

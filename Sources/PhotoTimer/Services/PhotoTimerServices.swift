@@ -33,12 +33,19 @@ public struct PhotoTimerServices: Sendable {
     self.filter = filter
   }
 
-  /// The steps the photo cannot be taken without.
   /// The steps turned off, with why.
   var skippedSteps: [PreparationStep: String] {
     var steps: [PreparationStep: String] = [:]
     steps[.location] = location.disabledReason
     steps[.filter] = filter.disabledReason
+    return steps
+  }
+
+  /// The steps the photo cannot be taken without.
+  var requiredSteps: Set<PreparationStep> {
+    var steps: Set<PreparationStep> = [.camera]
+    if location.isRequired, location.isEnabled { steps.insert(.location) }
+    if filter.isRequired, filter.isEnabled { steps.insert(.filter) }
     return steps
   }
 
@@ -64,13 +71,6 @@ public struct PhotoTimerServices: Sendable {
       case .filter: filter.status()
       }
     return status ?? step.droppedReason
-  }
-
-  var requiredSteps: Set<PreparationStep> {
-    var steps: Set<PreparationStep> = [.camera]
-    if location.isRequired, location.isEnabled { steps.insert(.location) }
-    if filter.isRequired, filter.isEnabled { steps.insert(.filter) }
-    return steps
   }
 
   /// Each step's work, typed as the value it produces.

@@ -16,7 +16,8 @@ protocol RunDisplay: Sendable {
   func close() async
 }
 
-/// Each preparation and the count on one time axis, for the summary chart.
+/// Each preparation and the count on one time axis, for the summary chart: the photo's own
+/// run (the last one after a restart; the first shot of a time-lapse).
 struct Timeline: Sendable {
   struct Bar: Sendable, Equatable {
     var label: String
@@ -27,10 +28,26 @@ struct Timeline: Sendable {
 
   var bars: [Bar] = []
   var shutter: Duration?
+  /// `--sequential`: each step starts where the one before ended, and the count after them.
+  var sequential = false
+  private var cursor: Duration = .zero
+  private var frozen = false
 
-  /// The count as a bar, and each step's report as a bar starting at `start`.
-  mutating func record(_ event: PhotoTimerEvent, base: Duration, countStart: Duration) {
+  init(sequential: Bool = false) {
+    self.sequential = sequential
+  }
+
+  /// Stops recording: later runs (a time-lapse's shots) are not charted.
+  mutating func freeze() { frozen = true }
+
+  /// Records one event of the run that started at `runStart`.
+  mutating func record(_ event: PhotoTimerEvent, runStart: Duration) {
+    guard !frozen else { return }
     switch event.kind {
+    case .started:
+      bars = []
+      shutter = nil
+      cursor = runStart
     case .stepFinished(let report):
       let outcome =
         switch report.outcome {
@@ -39,23 +56,21 @@ struct Timeline: Sendable {
         case .dropped: "dropped"
         case .skipped: "off"
         }
-      let start = stepStarts[report.step] ?? base
+      let end = runStart + report.elapsed
+      let start = sequential ? cursor : runStart
+      if sequential, case .skipped = report.outcome {} else if sequential { cursor = end }
       bars.removeAll { $0.label == report.step.rawValue }
-      bars.append(
-        Bar(
-          label: report.step.rawValue, start: start, end: base + report.elapsed,
-          outcome: outcome))
+      bars.append(Bar(label: report.step.rawValue, start: start, end: end, outcome: outcome))
     case .shutter:
-      shutter = base + event.offset
+      shutter = runStart + event.offset
       bars.removeAll { $0.label == "count" }
       bars.insert(
-        Bar(label: "count", start: countStart, end: base + event.offset, outcome: ""),
+        Bar(
+          label: "count", start: sequential ? cursor : runStart, end: runStart + event.offset,
+          outcome: ""),
         at: 0)
     default:
       break
     }
   }
-
-  /// Where each step started (they start with the run, or one after another in sequence).
-  var stepStarts: [PreparationStep: Duration] = [:]
 }

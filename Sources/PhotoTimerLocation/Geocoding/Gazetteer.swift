@@ -14,8 +14,7 @@ public enum GazetteerError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .missingResource(let name):
-      "the place-name data \(name) is missing from this installation; reinstall phototimer, "
-        + "or turn location naming off with --no-location"
+      "the place-name data \(name) is missing from this installation; reinstall phototimer"
     case .unreadable(let path, let reason):
       "cannot read the place-name data at \(path): \(reason)"
     case .malformedLine(let file, let line, let reason):

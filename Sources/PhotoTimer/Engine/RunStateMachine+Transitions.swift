@@ -1,0 +1,175 @@
+extension RunStateMachine {
+  /// Publishes the first tick's wake-up, or reaches zero at once for a count of zero.
+  mutating func startCount(at now: Duration) -> [Action] {
+    countOrigin = now
+    if let first = countdown.nextDeadline(after: .zero) {
+      phase = .counting(remaining: countdown.ticks)
+      return [.schedule(.tick, at: countOrigin + first)]
+    }
+    return reachZero(at: now)
+  }
+
+  mutating func tick(at now: Duration) -> [Action] {
+    guard case .counting(let shown) = phase else { return [] }
+    let remaining = countdown.remaining(at: now - countOrigin)
+    guard remaining > 0, let next = countdown.nextDeadline(after: now - countOrigin) else {
+      return reachZero(at: now)
+    }
+    var actions: [Action] = []
+    if remaining != shown {
+      phase = .counting(remaining: remaining)
+      actions.append(.publish(event(.tick(remaining: remaining), at: now)))
+    }
+    actions.append(.schedule(.tick, at: countOrigin + next))
+    return actions
+  }
+
+  mutating func reachZero(at now: Duration) -> [Action] {
+    let waitingFor = pendingRequired
+    guard !waitingFor.isEmpty else { return shoot(at: now) }
+    phase = .waiting
+    var actions: [Action] = [
+      .publish(event(.waiting(for: waitingFor), at: now)),
+      .schedule(.waitLimit, at: max(now, countOrigin + countdown.zero) + waitLimit),
+    ]
+    // NB: take it now during sequential preparations: a required step not started yet
+    // starts now, so there is something to wait for.
+    for step in waitingFor where !running.contains(step) { actions.append(startStep(step)) }
+    return actions
+  }
+
+  mutating func stepEnded(
+    _ step: PreparationStep, _ result: Result<StepValue, StepError>, elapsed: Duration,
+    at now: Duration
+  ) -> [Action] {
+    switch phase {
+    case .preparing, .counting, .waiting: break
+    case .collecting, .capturing, .finished: return []
+    }
+    precondition(running.contains(step), "Internal inconsistency: \(step) ended, never started")
+    running.remove(step)
+    unfinished.removeAll { $0 == step }
+    let outcome: StepOutcome
+    switch result {
+    case .success(let value):
+      record(value)
+      outcome = .succeeded(value)
+    case .failure(let error):
+      outcome = .failed(reason: error.message)
+    }
+    let report = StepReport(step: step, outcome: outcome, elapsed: elapsed)
+    reports[step] = report
+    var actions: [Action] = [.publish(event(.stepFinished(report), at: now))]
+    if case .failure(let error) = result, required.contains(step) {
+      let failure = PhotoTimerFailure(
+        cause: .stepFailed(step), message: "\(step) failed: \(error.message)")
+      return actions + fail(failure, at: now)
+    }
+    switch phase {
+    case .preparing:
+      if let next = unfinished.first {
+        actions.append(startStep(next))
+      } else {
+        actions += startCount(at: now)
+      }
+    case .waiting where pendingRequired.isEmpty:
+      actions += shoot(at: now)
+    default:
+      break
+    }
+    return actions
+  }
+
+  mutating func waitRanOut(at now: Duration) -> [Action] {
+    guard phase == .waiting else { return [] }
+    let late = pendingRequired
+    let names = late.map(\.rawValue).joined(separator: " and ")
+    let waited = waitLimit.formattedSeconds(fractionDigits: 1)
+    let failure = PhotoTimerFailure(
+      cause: .notReadyInTime(late),
+      message: "\(names) not ready \(waited) s after the countdown ended; check that the "
+        + "camera is connected and not in use by another program, or allow a longer wait")
+    return fail(failure, at: now)
+  }
+
+  /// The shutter: ask the steps still unfinished what they know, or capture at once.
+  mutating func shoot(at now: Duration) -> [Action] {
+    phase = .collecting(shutter: now)
+    guard unfinished.isEmpty else { return [.askReady(unfinished)] }
+    return collected([:])
+  }
+
+  mutating func collected(_ answers: [PreparationStep: Result<StepValue, StepError>]) -> [Action] {
+    guard case .collecting(let now) = phase else {
+      preconditionFailure("Internal inconsistency: ready values outside the shutter")
+    }
+    var actions: [Action] = []
+    for step in unfinished {
+      guard let answer = answers[step] else {
+        preconditionFailure("Internal inconsistency: no answer for \(step) at the shutter")
+      }
+      let outcome: StepOutcome
+      switch answer {
+      case .success(let value):
+        record(value)
+        outcome = .succeeded(value)
+      case .failure(let reason):
+        outcome = .dropped(reason: reason.message)
+      }
+      let report = StepReport(step: step, outcome: outcome, elapsed: now)
+      reports[step] = report
+      actions.append(.publish(event(.stepFinished(report), at: now)))
+    }
+    unfinished.removeAll()
+    running.removeAll()
+    guard let settings else {
+      preconditionFailure("Internal inconsistency: the shutter fired without camera settings")
+    }
+    let request = CaptureRequest(
+      settings: settings, location: location, filter: suggestion?.filter ?? .natural,
+      shutterOffset: now)
+    phase = .capturing(request)
+    actions.append(.publish(event(.shutter, at: now)))
+    actions.append(.capture(request))
+    return actions
+  }
+
+  mutating func captureEnded(
+    _ result: Result<CapturedFile, StepError>, at now: Duration
+  ) -> [Action] {
+    guard case .capturing(let request) = phase else {
+      preconditionFailure("Internal inconsistency: a capture ended that never started")
+    }
+    switch result {
+    case .success(let file):
+      phase = .finished
+      let photo = CapturedPhoto(
+        settings: request.settings, location: request.location, filter: request.filter,
+        file: file.url, reports: PreparationStep.allCases.compactMap { reports[$0] },
+        shutterOffset: request.shutterOffset)
+      return [.publish(event(.captured(photo), at: now)), .finish(.captured(photo))]
+    case .failure(let error):
+      return fail(
+        PhotoTimerFailure(cause: .captureFailed, message: "capture failed: \(error.message)"),
+        at: now)
+    }
+  }
+
+  mutating func fail(_ failure: PhotoTimerFailure, at now: Duration) -> [Action] {
+    phase = .finished
+    return [.publish(event(.failed(failure), at: now)), .finish(.failed(failure))]
+  }
+
+  /// Required steps that have not ended, in step order.
+  var pendingRequired: [PreparationStep] {
+    PreparationStep.allCases.filter { required.contains($0) && unfinished.contains($0) }
+  }
+
+  mutating func record(_ value: StepValue) {
+    switch value {
+    case .camera(let value): settings = value
+    case .location(let value): location = value
+    case .filter(let value): suggestion = value
+    }
+  }
+}

@@ -1,0 +1,44 @@
+extension PhotoTimerServices {
+  /// The same services, with every error their steps and capture throw passed through
+  /// `transform` first.
+  ///
+  /// A library's errors say what failed in the library's terms; an application uses this
+  /// to add its own advice (which option to change, which command to run) before the
+  /// engine turns the error into the message a person sees.
+  ///
+  /// ```swift
+  /// let advised = services.mapErrors { error in
+  ///   error is GPSDError ? Advised(error, "or choose another gpsd in Settings") : error
+  /// }
+  /// ```
+  ///
+  /// - Parameter transform: Maps an error to the error reported; cancellation is passed
+  ///   through untouched.
+  /// - Returns: The wrapped services.
+  public func mapErrors(
+    _ transform: @escaping @Sendable (any Error) -> any Error
+  ) -> PhotoTimerServices {
+    @Sendable func mapped(_ error: any Error) -> any Error {
+      error is CancellationError ? error : transform(error)
+    }
+    var services = self
+    let camera = camera
+    services.camera = CameraService(
+      prepare: {
+        do { return try await camera.prepare() } catch { throw mapped(error) }
+      },
+      capture: { request in
+        do { return try await camera.capture(request) } catch { throw mapped(error) }
+      },
+      release: camera.release)
+    let location = location.perform
+    services.location.perform = {
+      do { return try await location() } catch { throw mapped(error) }
+    }
+    let filter = filter.perform
+    services.filter.perform = {
+      do { return try await filter() } catch { throw mapped(error) }
+    }
+    return services
+  }
+}

@@ -1,0 +1,54 @@
+import PhotoTimerFFmpeg
+import PhotoTimerGPSD
+import PhotoTimerJPEG
+import PhotoTimerLocation
+
+/// A library's error with the command's advice after it: what to type to fix it.
+struct AdvisedError: Error, CustomStringConvertible {
+  var underlying: any Error
+  var advice: String
+
+  var description: String { "\(underlying)\(advice)" }
+}
+
+/// The command's advice for the libraries' errors: the one place that knows both the errors
+/// and phototimer's options.
+enum CommandAdvice {
+  /// The error with the advice that goes with it, or the error itself when there is none.
+  static func advise(_ error: any Error) -> any Error {
+    guard let advice = advice(for: error) else { return error }
+    return AdvisedError(underlying: error, advice: advice)
+  }
+
+  /// The advice for `error`, as text that follows its message, or `nil`.
+  static func advice(for error: any Error) -> String? {
+    switch error {
+    case let error as FFmpegError:
+      switch error {
+      case .notInstalled: " or use --camera scene"
+      case .ended, .noVideo: "; check the input and --ffmpeg-format"
+      case .stalled, .partialFrame, .system: nil
+      }
+    case let error as GPSDError:
+      switch error {
+      case .notRunning: " or pass --gpsd HOST:PORT"
+      case .unknownHost: "; check --gpsd"
+      case .connectTimedOut, .closed, .lineTooLong, .system: nil
+      }
+    case let error as PhotoStoreError:
+      switch error {
+      case .folderMissing, .notAFolder, .notWritable, .diskFull: " with -o DIR"
+      case .system, .encoding: nil
+      }
+    case let error as ImageFileError:
+      if case .missing = error { " given to --camera file:PATH" } else { nil }
+    case let error as GazetteerError:
+      if case .missingResource = error {
+        ", or turn location naming off with --no-location"
+      } else {
+        nil
+      }
+    default: nil
+    }
+  }
+}
