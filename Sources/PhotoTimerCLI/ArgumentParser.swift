@@ -4,34 +4,40 @@
 ///
 /// swift-argument-parser cannot be fetched here; this is the part of it phototimer needs.
 struct ArgumentParser {
-  /// One option: its names (`-s`, `--seconds`) and whether it takes a value.
-  struct Option: Equatable {
-    var names: [String]
-    var valueName: String?
-    /// The option's canonical name: its long name.
-    var key: String { names.last ?? "" }
-    var takesValue: Bool { valueName != nil }
-  }
-
   /// What the command line said, before the values are interpreted.
   struct Parsed: Equatable {
     /// The subcommand, when one was given.
     var command: String?
-    /// Each option given, by key, with its values in order (empty for a flag).
-    var options: [String: [String]] = [:]
-    /// The order options were given in, by key (for "cannot be combined" messages).
-    var order: [String] = []
+    /// Each option given, with its values in order (empty for a flag).
+    var options: [CommandOption: [String]] = [:]
+    /// The order options were given in (for "cannot be combined" messages).
+    var order: [CommandOption] = []
     /// Arguments that are neither options nor the subcommand.
     var positionals: [String] = []
 
-    /// Whether `key` was given.
-    func has(_ key: String) -> Bool { options[key] != nil }
+    /// Whether `option` was given.
+    func has(_ option: CommandOption) -> Bool { options[option] != nil }
 
-    /// The last value given for `key`.
-    func value(_ key: String) -> String? { options[key]?.last }
+    /// The last value given for `option`.
+    func value(_ option: CommandOption) -> String? { options[option]?.last }
+
+    /// The last value given for a whole-number option, checked against its declared range;
+    /// a value out of range or not a number adds a problem and gives `nil`.
+    func integer(_ option: CommandOption, problems: inout [String]) -> Int? {
+      guard let text = value(option) else { return nil }
+      guard case .integer(_, let range, let unit, _)? = option.declaration.value else {
+        preconditionFailure("Internal inconsistency: \(option.name) is not a whole number")
+      }
+      if let number = Int(text), range.contains(number) { return number }
+      let what = unit.map { "a whole number of \($0)" } ?? "a whole number"
+      problems.append(
+        "\(option.name) takes \(what) from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+      )
+      return nil
+    }
   }
 
-  var options: [Option]
+  var options: [CommandOption]
   var commands: [String]
 
   /// Parses `arguments`.
@@ -42,9 +48,9 @@ struct ArgumentParser {
     var problems: [String] = []
     var index = 0
     var optionsEnded = false
-    func record(_ option: Option, _ value: String?) {
-      parsed.options[option.key, default: []].append(contentsOf: value.map { [$0] } ?? [])
-      if !parsed.order.contains(option.key) { parsed.order.append(option.key) }
+    func record(_ option: CommandOption, _ value: String?) {
+      parsed.options[option, default: []].append(contentsOf: value.map { [$0] } ?? [])
+      if !parsed.order.contains(option) { parsed.order.append(option) }
     }
     while index < arguments.count {
       let argument = arguments[index]
@@ -71,19 +77,20 @@ struct ArgumentParser {
         name = String(argument.prefix(2))
         inline = String(argument.dropFirst(2))
       }
-      guard let option = options.first(where: { $0.names.contains(name) }) else {
+      guard let option = options.first(where: { $0.declaration.names.contains(name) }) else {
         let shown = argument.hasPrefix("--") ? name : argument
         problems.append(unknown(shown))
         // A misspelling of an option that takes a value: its value is not a stray argument.
         if inline == nil, let likely = suggestion(for: shown),
-          options.first(where: { $0.names.contains(likely) })?.takesValue == true,
+          options.first(where: { $0.declaration.names.contains(likely) })?.declaration.value
+            != nil,
           index < arguments.count, !arguments[index].hasPrefix("-")
         {
           index += 1
         }
         continue
       }
-      if option.takesValue {
+      if let value = option.declaration.value {
         if let inline {
           record(option, inline)
         } else if index < arguments.count {
@@ -91,8 +98,7 @@ struct ArgumentParser {
           index += 1
         } else {
           problems.append(
-            "\(name) needs a value (\(option.valueName ?? "VALUE")), for example "
-              + "'\(name) \(example(option))'")
+            "\(name) needs a value (\(value.name)), for example '\(name) \(value.example)'")
         }
       } else if let inline {
         if argument.hasPrefix("--") {
@@ -107,17 +113,6 @@ struct ArgumentParser {
     return (parsed, problems)
   }
 
-  private func example(_ option: Option) -> String {
-    switch option.valueName {
-    case "N": "5"
-    case "DIR": "~/Pictures"
-    case "HOST:PORT": "127.0.0.1:2947"
-    case "LAT,LON": "37.7694,-122.4862"
-    case "SECONDS": "10"
-    default: option.valueName ?? "VALUE"
-    }
-  }
-
   /// "unknown option '--secnds'; did you mean '--seconds'?"
   private func unknown(_ name: String) -> String {
     if let suggestion = suggestion(for: name) {
@@ -130,10 +125,12 @@ struct ArgumentParser {
   private func suggestion(for name: String) -> String? {
     // NB: every one-letter option is one edit from every other: no guesses for those.
     guard name.hasPrefix("--") else { return nil }
-    return options.flatMap(\.names).filter { $0.hasPrefix("--") == name.hasPrefix("--") }
-      .map { ($0, Self.distance($0, name)) }
-      .filter { $0.1 <= max(1, name.count / 4) || ($0.0.hasPrefix(name) && name.count > 3) }
-      .min { $0.1 < $1.1 }?.0
+    return options.flatMap(\.declaration.names).filter {
+      $0.hasPrefix("--") == name.hasPrefix("--")
+    }
+    .map { ($0, Self.distance($0, name)) }
+    .filter { $0.1 <= max(1, name.count / 4) || ($0.0.hasPrefix(name) && name.count > 3) }
+    .min { $0.1 < $1.1 }?.0
   }
 
   /// The edit distance between two strings (insertions, deletions, substitutions).

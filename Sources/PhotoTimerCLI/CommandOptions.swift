@@ -81,72 +81,22 @@ struct CommandOptions: Equatable {
 
   static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
 
-  static let help = """
-    phototimer — a photo self-timer that prepares the shot while it counts
+  static var help: String {
+    ([
+      "phototimer — a photo self-timer that prepares the shot while it counts", "",
+      "usage:",
+      "  phototimer [options]            take a photo with the self-timer",
+      "  phototimer doctor               say what is available and what is wrong", "",
+      "options:",
+    ] + CommandOption.helpLines + [
+      "",
+      "keys in the live view: c, Esc or q cancel · space or Enter take it now · r restart", "",
+      "exit status: 0 photo taken · 1 the run failed (the message says what to do) · 2 bad usage",
+      "· 130 cancelled (key or Ctrl-C) · 143 terminated (SIGTERM) · 129 hung up (SIGHUP)",
+    ]).joined(separator: "\n")
+  }
 
-    usage:
-      phototimer [options]            take a photo with the self-timer
-      phototimer doctor               say what is available and what is wrong
-
-    options:
-      -s, --seconds N               countdown, 0…3600 (default 5)
-      --camera SOURCE               auto (default) | scene[:PRESET] | file:PATH
-                                    | ffmpeg:INPUT | gphoto2
-                                    presets: daylight, overcast, golden-hour, indoor, night
-                                    auto: the first /dev/video* through ffmpeg, else a gphoto2
-                                    camera, else the scene camera
-      --ffmpeg-format FORMAT        ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)
-      -o, --output DIR              folder for photos (default: XDG Pictures dir/phototimer)
-      --location LAT,LON            fixed location instead of gpsd
-      --no-location                 no location at all: gpsd is not asked, nothing is written
-      --gpsd HOST:PORT              gpsd to ask (default 127.0.0.1:2947)
-      --filter NAME|auto|none       force a look (natural, vivid, warm, cool, mono, dramatic,
-                                    fade), or let the analysis choose (default auto)
-      --keep-original               also save the unfiltered photo
-      --simulate                    the built-in simulation (seed timings, no hardware, no file)
-      --sequential                  run the preparations one after another, then count
-                                    (for comparison)
-      --json                        JSON Lines events on stdout instead of the UI
-      --beep / --no-beep            terminal bell each second, a distinct last one
-                                    (default: on in the live view)
-      --no-color                    no colour (NO_COLOR is honoured too)
-      --burst N                     N photos at zero, one per frame (1…100)
-      --interval SECONDS --count N  time-lapse: N shots, one every SECONDS after the first
-      --size WxH                    the scene camera's photo size (default 1920x1080)
-      --quality N                   JPEG quality, 1…100 (default 92)
-      -h, --help    --version
-
-    keys in the live view: c, Esc or q cancel · space or Enter take it now · r restart
-
-    exit status: 0 photo taken · 1 the run failed (the message says what to do) · 2 bad usage
-    · 130 cancelled (key or Ctrl-C) · 143 terminated (SIGTERM) · 129 hung up (SIGHUP)
-    """
-
-  static let parser = ArgumentParser(
-    options: [
-      .init(names: ["-s", "--seconds"], valueName: "N"),
-      .init(names: ["--camera"], valueName: "SOURCE"),
-      .init(names: ["--ffmpeg-format"], valueName: "FORMAT"),
-      .init(names: ["-o", "--output"], valueName: "DIR"),
-      .init(names: ["--location"], valueName: "LAT,LON"),
-      .init(names: ["--no-location"]),
-      .init(names: ["--gpsd"], valueName: "HOST:PORT"),
-      .init(names: ["--filter"], valueName: "NAME"),
-      .init(names: ["--keep-original"]),
-      .init(names: ["--simulate"]),
-      .init(names: ["--sequential"]),
-      .init(names: ["--json"]),
-      .init(names: ["--beep"]),
-      .init(names: ["--no-beep"]),
-      .init(names: ["--no-color"]),
-      .init(names: ["--burst"], valueName: "N"),
-      .init(names: ["--interval"], valueName: "SECONDS"),
-      .init(names: ["--count"], valueName: "N"),
-      .init(names: ["--size"], valueName: "WxH"),
-      .init(names: ["--quality"], valueName: "N"),
-      .init(names: ["-h", "--help"]),
-      .init(names: ["--version"]),
-    ], commands: ["doctor"])
+  static let parser = ArgumentParser(options: CommandOption.allCases, commands: ["doctor"])
 
   var action: Action
 
@@ -159,11 +109,11 @@ struct CommandOptions: Equatable {
   init(arguments: [String], environment: [String: String] = [:]) throws(UsageError) {
     let (parsed, parseProblems) = Self.parser.parse(arguments)
     var problems = parseProblems
-    if parsed.has("--help") {
+    if parsed.has(.help) {
       action = .help
       return
     }
-    if parsed.has("--version") {
+    if parsed.has(.version) {
       action = .version
       return
     }
@@ -173,59 +123,41 @@ struct CommandOptions: Equatable {
       problems.append("unexpected argument '\(positional)'\(suggestion)")
     }
     var run = RunOptions()
-    if let text = parsed.value("--seconds") {
-      if let number = Int(text), (0...3600).contains(number) {
-        run.seconds = number
-      } else {
-        problems.append("--seconds takes a whole number of seconds from 0 to 3600, not '\(text)'")
-      }
-    }
-    if let text = parsed.value("--camera") {
+    if let seconds = parsed.integer(.seconds, problems: &problems) { run.seconds = seconds }
+    if let text = parsed.value(.camera) {
       do throws(UsageError) {
         run.camera = try Self.camera(text)
       } catch {
         problems += error.problems
       }
     }
-    if let format = parsed.value("--ffmpeg-format") {
+    if let format = parsed.value(.ffmpegFormat) {
       if case .ffmpeg(let input, _) = run.camera {
         run.camera = .ffmpeg(input, format: format)
       } else {
         problems.append("--ffmpeg-format applies only to --camera ffmpeg:INPUT")
       }
     }
-    if let text = parsed.value("--burst") {
-      if let number = Int(text), (1...100).contains(number) {
-        run.burst = number
-      } else {
-        problems.append("--burst takes a whole number of photos from 1 to 100, not '\(text)'")
-      }
-    }
-    if let text = parsed.value("--output") {
+    if let burst = parsed.integer(.burst, problems: &problems) { run.burst = burst }
+    if let text = parsed.value(.output) {
       if text.isEmpty {
         problems.append("--output needs a folder, for example '--output ~/Pictures'")
       } else {
         run.output = text
       }
     }
-    if let text = parsed.value("--filter") {
+    if let text = parsed.value(.filter) {
       do throws(UsageError) {
         run.filter = try Self.filter(text)
       } catch {
         problems += error.problems
       }
     }
-    run.keepOriginal = parsed.has("--keep-original")
-    run.sequential = parsed.has("--sequential")
-    run.json = parsed.has("--json")
-    if let text = parsed.value("--quality") {
-      if let number = Int(text), (1...100).contains(number) {
-        run.quality = number
-      } else {
-        problems.append("--quality takes a whole number from 1 to 100, not '\(text)'")
-      }
-    }
-    if let text = parsed.value("--size") {
+    run.keepOriginal = parsed.has(.keepOriginal)
+    run.sequential = parsed.has(.sequential)
+    run.json = parsed.has(.json)
+    if let quality = parsed.integer(.quality, problems: &problems) { run.quality = quality }
+    if let text = parsed.value(.size) {
       let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
       if parts.count == 2, (16...12_000).contains(parts[0]), (16...12_000).contains(parts[1]) {
         run.width = parts[0]
@@ -235,59 +167,53 @@ struct CommandOptions: Equatable {
       }
     }
     // Location: one source at most.
-    let locationOptions = parsed.order.filter {
-      ["--location", "--no-location", "--gpsd"].contains($0)
-    }
+    let locationOptions = parsed.order.filter { [.location, .noLocation, .gpsd].contains($0) }
     if locationOptions.count > 1 {
       problems.append(
-        "\(locationOptions.joined(separator: " and ")) cannot be combined; choose one source "
-          + "of location")
+        "\(locationOptions.map(\.name).joined(separator: " and ")) cannot be combined; choose "
+          + "one source of location")
     }
-    if let text = parsed.value("--location") {
+    if let text = parsed.value(.location) {
       do {
         run.location = .manual(try ManualLocation(parsing: text))
       } catch {
         problems.append("--location: \(error)")
       }
     }
-    if parsed.has("--no-location") { run.location = .off }
-    if let text = parsed.value("--gpsd") {
+    if parsed.has(.noLocation) { run.location = .off }
+    if let text = parsed.value(.gpsd) {
       if let endpoint = GPSDEndpoint(text) {
         run.location = .gpsd(endpoint)
       } else {
         problems.append("--gpsd takes HOST:PORT with a port from 1 to 65535, not '\(text)'")
       }
     }
-    if parsed.has("--beep"), parsed.has("--no-beep") {
+    if parsed.has(.beep), parsed.has(.noBeep) {
       problems.append("--beep and --no-beep cannot be combined")
-    } else if parsed.has("--beep") {
+    } else if parsed.has(.beep) {
       run.beep = true
-    } else if parsed.has("--no-beep") {
+    } else if parsed.has(.noBeep) {
       run.beep = false
     }
-    run.color = !parsed.has("--no-color") && (environment["NO_COLOR"] ?? "").isEmpty
-    if parsed.has("--simulate") {
-      if parsed.has("--camera") {
+    run.color = !parsed.has(.noColor) && (environment["NO_COLOR"] ?? "").isEmpty
+    if parsed.has(.simulate) {
+      if parsed.has(.camera) {
         problems.append("--simulate and --camera cannot be combined")
       }
       run.camera = .simulated
       if locationOptions.isEmpty { run.location = .simulated }
     }
-    switch (parsed.value("--interval"), parsed.value("--count")) {
-    case (nil, nil): break
-    case (let interval?, let count?):
+    switch (parsed.value(.interval), parsed.has(.count)) {
+    case (nil, false): break
+    case (let interval?, true):
       if let seconds = Double(interval), seconds.isFinite, (1...86_400).contains(seconds) {
         run.interval = .milliseconds(Int64((seconds * 1000).rounded()))
       } else {
         problems.append("--interval takes seconds from 1 to 86400, not '\(interval)'")
       }
-      if let number = Int(count), (1...100_000).contains(number) {
-        run.count = number
-      } else {
-        problems.append("--count takes a whole number of shots from 1 to 100000, not '\(count)'")
-      }
-    case (nil, _?): problems.append("--count needs --interval SECONDS (the time between shots)")
-    case (_?, nil): problems.append("--interval needs --count N (how many shots)")
+      if let count = parsed.integer(.count, problems: &problems) { run.count = count }
+    case (nil, true): problems.append("--count needs --interval SECONDS (the time between shots)")
+    case (_?, false): problems.append("--interval needs --count N (how many shots)")
     }
     guard problems.isEmpty else { throw UsageError(problems: problems) }
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)

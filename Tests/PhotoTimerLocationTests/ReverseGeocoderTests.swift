@@ -101,7 +101,8 @@ struct ReverseGeocoderTests {
         header + "1\tA\t1.0\t2.0\tUS\tCA\t10\tX\n2\tB\t95.0\t2.0\tUS\tCA\t10\tX\n", file: "c.tsv")
     }
     let error = GazetteerError.missingResource("cities15000.tsv")
-    #expect(error.description.contains("--no-location"))
+    #expect(error.description.contains("cities15000.tsv"))
+    #expect(error.description.contains("reinstall phototimer"))
   }
 
   @Test("The byte parser reads every coordinate exactly as Double(String) does")

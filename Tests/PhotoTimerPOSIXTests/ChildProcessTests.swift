@@ -77,7 +77,8 @@ struct ChildProcessTests {
       let took = started.duration(to: .now)
       #expect(exit == .signal(SIGKILL))
       #expect(took >= .milliseconds(300))
-      #expect(took < .seconds(3))
+      // NB: a loose bound: the test suite loads both cores; the kill itself is on time.
+      #expect(took < .seconds(10))
       #expect(!processExists(child.pid))
       child.closePipes()
     }
@@ -132,11 +133,12 @@ struct ChildProcessTests {
     try await withPlan {
       let started = ContinuousClock.now
       let (exit, output) = try await ChildProcess.run([
-        "/bin/sh", "-c", "echo before; (sleep 3 &) ; exit 0",
+        "/bin/sh", "-c", "echo before; (exec sleep 20 &) ; exit 0",
       ])
       #expect(exit == .status(0))
       #expect(output.contains("before"))
-      #expect(started.duration(to: .now) < .seconds(2))
+      // NB: far below the 20 s the grandchild holds the pipes, even with both cores busy.
+      #expect(started.duration(to: .now) < .seconds(10))
     }
   }
 }

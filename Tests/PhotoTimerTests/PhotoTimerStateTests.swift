@@ -13,6 +13,12 @@ struct PhotoTimerStateTests {
     #expect(state.prep == PreparationProgress(cameraReady: true))
     state.apply(.step(.location, .failed(reason: "no gpsd"), at: ms(1500)))
     #expect(state.prep == PreparationProgress(cameraReady: true))
+    // The checklist: each step that ended, with how and when.
+    #expect(
+      state.reports[.location]
+        == StepReport(step: .location, outcome: .failed(reason: "no gpsd"), elapsed: ms(1500)))
+    #expect(state.reports[.camera]?.elapsed == ms(1400))
+    #expect(state.reports[.filter] == nil)
     state.apply(PhotoTimerEvent(offset: ms(2000), kind: .waiting(for: [.camera])))
     #expect(state.status == .waiting(for: [.camera]))
     state.apply(PhotoTimerEvent(offset: ms(2000), kind: .shutter))

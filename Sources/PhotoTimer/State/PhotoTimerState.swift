@@ -16,15 +16,23 @@ public struct PhotoTimerState: Hashable, Sendable {
   public var status: PhotoTimerStatus
   /// Which preparations have their value.
   public var prep: PreparationProgress
+  /// How each preparation that has ended ended (value, failure, drop or skip) and when:
+  /// what a checklist shows beside each step.
+  public var reports: [PreparationStep: StepReport]
 
   /// Creates a state; idle with nothing prepared by default.
   ///
   /// - Parameters:
   ///   - status: The phase.
   ///   - prep: The preparation flags.
-  public init(status: PhotoTimerStatus = .idle, prep: PreparationProgress = .init()) {
+  ///   - reports: The steps ended so far.
+  public init(
+    status: PhotoTimerStatus = .idle, prep: PreparationProgress = .init(),
+    reports: [PreparationStep: StepReport] = [:]
+  ) {
     self.status = status
     self.prep = prep
+    self.reports = reports
   }
 
   /// Applies one event.
@@ -35,10 +43,12 @@ public struct PhotoTimerState: Hashable, Sendable {
     case .started(let seconds):
       status = .counting(remaining: seconds)
       prep = PreparationProgress()
+      reports = [:]
     case .tick(let remaining):
       status = .counting(remaining: remaining)
     case .stepFinished(let report):
       if report.outcome.succeeded { prep.markDone(report.step) }
+      reports[report.step] = report
     case .waiting(let steps):
       status = .waiting(for: steps)
     case .shutter:

@@ -10,9 +10,9 @@ import PhotoTimerPOSIX
 /// second while a spinner turns.
 final class LiveDisplay: RunDisplay {
   struct Model {
+    /// The run as the library's reducer sees it: status, and each step that has ended.
+    var run = PhotoTimerState()
     var countFrom = 0
-    var status: PhotoTimerStatus = .idle
-    var steps: [PreparationStep: StepLine] = [:]
     var note: String?
     var startedAt: ContinuousClock.Instant?
     /// Ticks not drawn yet: how late the engine published each (against its deadline) and
@@ -24,11 +24,6 @@ final class LiveDisplay: RunDisplay {
     var remaining: Int
     var late: Duration
     var received: ContinuousClock.Instant
-  }
-
-  enum StepLine {
-    case running
-    case done(StepOutcome, Duration)
   }
 
   private let title: String
@@ -62,31 +57,18 @@ final class LiveDisplay: RunDisplay {
 
   func show(_ event: PhotoTimerEvent, base: Duration) {
     state.withLock { model in
+      model.run.apply(event)
       switch event.kind {
       case .started(let seconds):
         model.countFrom = seconds
-        model.status = .counting(remaining: seconds)
-        model.steps = Dictionary(
-          uniqueKeysWithValues: PreparationStep.allCases.map { ($0, .running) })
         model.startedAt = clock.now
       case .tick(let remaining):
-        model.status = .counting(remaining: remaining)
         // The tick showing `remaining` is due (count − remaining) seconds after the start.
         let deadline = Duration.seconds(model.countFrom - remaining)
         model.pendingTicks.append(
           PendingTick(remaining: remaining, late: event.offset - deadline, received: clock.now))
-      case .stepFinished(let report):
-        model.steps[report.step] = .done(report.outcome, report.elapsed)
-      case .waiting(let steps):
-        model.status = .waiting(for: steps)
-      case .shutter:
-        model.status = .capturing
-      case .captured(let photo):
-        model.status = .captured(photo)
-      case .cancelled:
-        model.status = .idle
-      case .failed(let failure):
-        model.status = .failed(failure)
+      default:
+        break
       }
     }
     if beep {
@@ -147,12 +129,9 @@ final class LiveDisplay: RunDisplay {
       condition.lock()
       while !flags.withLock({ $0.dirty || $0.stopped }) {
         let animating = state.withLock { model in
-          model.steps.values.contains {
-            if case .running = $0 { return true } else { return false }
-          }
-            || model.status == .capturing
+          model.isPreparing || model.run.status == .capturing
             || {
-              if case .waiting = model.status { return true }; return false
+              if case .waiting = model.run.status { return true }; return false
             }()
         }
         if animating {
@@ -195,7 +174,7 @@ final class LiveDisplay: RunDisplay {
         + (model.note.map { "  ·  \($0)" } ?? "")
         + (final ? "" : paint("   c cancel · space take it now · r restart", "2")))
     lines.append("")
-    switch model.status {
+    switch model.run.status {
     case .counting(let remaining):
       for row in BigDigits.rows(remaining) {
         lines.append(
@@ -220,15 +199,15 @@ final class LiveDisplay: RunDisplay {
     lines.append("")
     for step in PreparationStep.allCases {
       let name = step.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-      switch model.steps[step] {
-      case .running? where final:
+      switch model.line(for: step) {
+      case .running where final:
         lines.append("  \(paint("–", "33")) \(name) \(paint("stopped", "2"))")
-      case .running?:
+      case .running:
         let status = statusOf(step) ?? "working…"
         lines.append("  \(paint(spinner, "36")) \(name) \(paint(status, "2"))")
-      case .done(let outcome, let elapsed)?:
-        let time = "\(elapsed.formattedSeconds(fractionDigits: 1)) s"
-        switch outcome {
+      case .done(let report):
+        let time = "\(report.elapsed.formattedSeconds(fractionDigits: 1)) s"
+        switch report.outcome {
         case .succeeded(let value):
           lines.append("  \(paint("✓", "32")) \(name) \(value)  \(paint(time, "2"))")
         case .failed(let reason):
@@ -238,7 +217,7 @@ final class LiveDisplay: RunDisplay {
         case .skipped(let reason):
           lines.append("  \(paint("·", "2")) \(name) \(paint(reason, "2"))")
         }
-      case nil:
+      case .notStarted:
         lines.append("  \(paint("·", "2")) \(name)")
       }
     }
@@ -330,5 +309,31 @@ final class LiveDisplay: RunDisplay {
       lines.append("  " + String(repeating: " ", count: 10 + at) + "▲ shutter")
     }
     return lines
+  }
+}
+
+extension LiveDisplay.Model {
+  /// What the checklist shows for a step.
+  enum Line {
+    case notStarted
+    case running
+    case done(StepReport)
+  }
+
+  /// A step with a report has ended; before that it runs once the run has started.
+  func line(for step: PreparationStep) -> Line {
+    if let report = run.reports[step] { return .done(report) }
+    return startedAt == nil ? .notStarted : .running
+  }
+
+  /// Whether a spinner turns: a step still runs during the count or the wait.
+  var isPreparing: Bool {
+    guard startedAt != nil else { return false }
+    switch run.status {
+    case .counting, .waiting:
+      return PreparationStep.allCases.contains { run.reports[$0] == nil }
+    default:
+      return false
+    }
   }
 }

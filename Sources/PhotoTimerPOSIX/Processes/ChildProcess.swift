@@ -47,7 +47,7 @@ package final class ChildProcess: Sendable {
     var waiters: [CheckedContinuation<Result<Exit, SystemCallError>, Never>] = []
     var blockedWaiters: [DispatchSemaphore] = []
     var terminating = false
-    var escalation: Task<Void, Never>?
+    var escalation: KillTimer?
   }
 
   /// The child's process id.
@@ -255,23 +255,39 @@ package final class ChildProcess: Sendable {
   /// Returns at once; safe to call more than once and from any thread (a cancellation
   /// handler included).
   ///
+  /// NB: the SIGKILL is a one-shot timer on a queue of its own, not a task: Swift's
+  /// cooperative pool can be saturated by CPU-bound work, and a kill must not wait for it.
+  /// The reaper cancels the timer.
+  ///
   /// - Parameter grace: How long the child has to exit after SIGTERM.
   package func terminate(grace: Duration = .milliseconds(200)) {
     state.withLock { state in
       guard state.exit == nil, !state.terminating else { return }
       state.terminating = true
       _ = try? SystemCall.value("kill") { kill(pid, SIGTERM) }
-      let deadline = ContinuousClock.now.advanced(by: grace)
-      state.escalation = Task { [self] in
-        do {
-          try await ContinuousClock().sleep(until: deadline, tolerance: nil)
-        } catch {
-          return  // reaped in time
-        }
-        send(SIGKILL)
-      }
+      let timer = DispatchSource.makeTimerSource(queue: Self.escalationQueue)
+      let nanoseconds =
+        grace.components.seconds * 1_000_000_000
+        + grace.components.attoseconds / 1_000_000_000
+      timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+      timer.setEventHandler { [self] in send(SIGKILL) }
+      state.escalation = KillTimer(source: timer)
+      timer.resume()
     }
   }
+
+  /// A SIGKILL timer, cancelled when the child is reaped.
+  ///
+  /// NB: @unchecked Sendable: a dispatch source may be cancelled from any thread (libdispatch
+  /// makes `cancel` thread-safe), and nothing else of it is touched after `resume`.
+  private final class KillTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+    init(source: any DispatchSourceTimer) { self.source = source }
+    func cancel() { source.cancel() }
+  }
+
+  /// Where SIGKILL timers fire: a serial queue of its own, off the cooperative pool.
+  private static let escalationQueue = DispatchQueue(label: "phototimer.child-escalation")
 
   /// Stops the child (``terminate(grace:)``) and waits until it has been reaped.
   ///

@@ -1,0 +1,160 @@
+/// Every option of `phototimer`, declared once.
+///
+/// Each case's declaration (names, value, help) is the one source for parsing, validating a
+/// whole-number value, the `--help` text and the suggestion for a misspelling; code reads
+/// an option by its case, so a misspelt lookup does not compile.
+enum CommandOption: CaseIterable, Hashable {
+  case seconds, camera, ffmpegFormat, output, location, noLocation, gpsd, filter, keepOriginal
+  case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
+  case help, version
+
+  /// What an option's value is.
+  enum Value: Hashable {
+    /// Free text, checked by the code that uses it; `name` is shown in help (`DIR`).
+    case text(name: String, example: String)
+    /// A whole number within `range`; `unit` names what it counts ("seconds").
+    case integer(name: String, range: ClosedRange<Int>, unit: String?, example: String)
+
+    /// The placeholder shown in help and messages.
+    var name: String {
+      switch self {
+      case .text(let name, _), .integer(let name, _, _, _): name
+      }
+    }
+
+    /// A value to show in "needs a value, for example …".
+    var example: String {
+      switch self {
+      case .text(_, let example), .integer(_, _, _, let example): example
+      }
+    }
+  }
+
+  /// The option's declaration.
+  struct Declaration {
+    var names: [String]
+    var value: Value?
+    var help: [String]
+  }
+
+  /// The names, the value and the help of this option.
+  var declaration: Declaration {
+    switch self {
+    case .seconds:
+      Declaration(
+        names: ["-s", "--seconds"],
+        value: .integer(name: "N", range: 0...3600, unit: "seconds", example: "5"),
+        help: ["countdown, 0…3600 (default 5)"])
+    case .camera:
+      Declaration(
+        names: ["--camera"], value: .text(name: "SOURCE", example: "scene"),
+        help: [
+          "auto (default) | scene[:PRESET] | file:PATH", "| ffmpeg:INPUT | gphoto2",
+          "presets: daylight, overcast, golden-hour, indoor, night",
+          "auto: the first /dev/video* through ffmpeg, else a gphoto2",
+          "camera, else the scene camera",
+        ])
+    case .ffmpegFormat:
+      Declaration(
+        names: ["--ffmpeg-format"], value: .text(name: "FORMAT", example: "v4l2"),
+        help: ["ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)"])
+    case .output:
+      Declaration(
+        names: ["-o", "--output"], value: .text(name: "DIR", example: "~/Pictures"),
+        help: ["folder for photos (default: XDG Pictures dir/phototimer)"])
+    case .location:
+      Declaration(
+        names: ["--location"], value: .text(name: "LAT,LON", example: "37.7694,-122.4862"),
+        help: ["fixed location instead of gpsd"])
+    case .noLocation:
+      Declaration(
+        names: ["--no-location"], value: nil,
+        help: ["no location at all: gpsd is not asked, nothing is written"])
+    case .gpsd:
+      Declaration(
+        names: ["--gpsd"], value: .text(name: "HOST:PORT", example: "127.0.0.1:2947"),
+        help: ["gpsd to ask (default 127.0.0.1:2947)"])
+    case .filter:
+      Declaration(
+        names: ["--filter"], value: .text(name: "NAME", example: "vivid"),
+        help: [
+          "force a look (natural, vivid, warm, cool, mono, dramatic, fade),",
+          "auto to let the analysis choose (default), or none",
+        ])
+    case .keepOriginal:
+      Declaration(names: ["--keep-original"], value: nil, help: ["also save the unfiltered photo"])
+    case .simulate:
+      Declaration(
+        names: ["--simulate"], value: nil,
+        help: ["the built-in simulation (seed timings, no hardware, no file)"])
+    case .sequential:
+      Declaration(
+        names: ["--sequential"], value: nil,
+        help: ["run the preparations one after another, then count", "(for comparison)"])
+    case .json:
+      Declaration(
+        names: ["--json"], value: nil, help: ["JSON Lines events on stdout instead of the UI"])
+    case .beep:
+      Declaration(
+        names: ["--beep"], value: nil,
+        help: ["terminal bell each second, a distinct last one (default: on in the live view)"])
+    case .noBeep:
+      Declaration(names: ["--no-beep"], value: nil, help: ["no bell"])
+    case .noColor:
+      Declaration(
+        names: ["--no-color"], value: nil, help: ["no colour (NO_COLOR is honoured too)"])
+    case .burst:
+      Declaration(
+        names: ["--burst"],
+        value: .integer(name: "N", range: 1...100, unit: "photos", example: "5"),
+        help: ["N photos at zero, one per frame (1…100)"])
+    case .interval:
+      Declaration(
+        names: ["--interval"], value: .text(name: "SECONDS", example: "10"),
+        help: ["time-lapse: the time between shots, 1…86400 (with --count)"])
+    case .count:
+      Declaration(
+        names: ["--count"],
+        value: .integer(name: "N", range: 1...100_000, unit: "shots", example: "5"),
+        help: ["time-lapse: how many shots in all (with --interval)"])
+    case .size:
+      Declaration(
+        names: ["--size"], value: .text(name: "WxH", example: "1920x1080"),
+        help: ["the scene camera's photo size (default 1920x1080)"])
+    case .quality:
+      Declaration(
+        names: ["--quality"],
+        value: .integer(name: "N", range: 1...100, unit: nil, example: "92"),
+        help: ["JPEG quality, 1…100 (default 92)"])
+    case .help:
+      Declaration(names: ["-h", "--help"], value: nil, help: ["show this help"])
+    case .version:
+      Declaration(names: ["--version"], value: nil, help: ["show the version"])
+    }
+  }
+
+  /// The long name, as messages show it.
+  var name: String { declaration.names.last ?? "" }
+
+  /// The options section of `--help`, one declaration after another.
+  static var helpLines: [String] {
+    let column = 30
+    return allCases.flatMap { option -> [String] in
+      let declaration = option.declaration
+      var left = declaration.names.joined(separator: ", ")
+      if let value = declaration.value { left += " \(value.name)" }
+      let indent = String(repeating: " ", count: column + 2)
+      var lines: [String]
+      if left.count < column {
+        lines = [
+          "  " + left.padding(toLength: column, withPad: " ", startingAt: 0)
+            + (declaration.help.first ?? "")
+        ]
+      } else {
+        lines = ["  " + left, indent + (declaration.help.first ?? "")]
+      }
+      lines += declaration.help.dropFirst().map { indent + $0 }
+      return lines
+    }
+  }
+}
