@@ -2,12 +2,6 @@ import Foundation
 import PhotoTimer
 import PhotoTimerPOSIX
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One invocation: the library's session, shown on a display, driven by keys and signals.
 ///
 /// The runs, restarts and time-lapse belong to ``PhotoTimerSession``; this type only wires
@@ -41,7 +35,10 @@ final class CommandSession: Sendable {
       timeLapse: options.interval.map { TimeLapse(interval: $0, count: options.count) })
     // NB: signals and keys are handled before the session starts, so one that arrives at any
     // instant cancels it; one that comes before the task exists is remembered.
-    let signals = try? SignalWatcher(signals: [SIGINT, SIGTERM, SIGHUP]) { [self] number in
+    let watched = [
+      SignalWatcher.Signal.interrupt, SignalWatcher.Signal.terminate, SignalWatcher.Signal.hangUp,
+    ]
+    let signals = try? SignalWatcher(signals: watched) { [self] number in
       cancel(signal: number)
     }
     let keys =

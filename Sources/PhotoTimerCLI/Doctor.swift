@@ -5,10 +5,7 @@ import PhotoTimerGPSD
 import PhotoTimerGPhoto2
 import PhotoTimerJPEG
 import PhotoTimerLocation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import PhotoTimerPOSIX
 
 /// `phototimer doctor`: what phototimer can use, and for each problem its fix in one line.
 struct Doctor {
@@ -105,7 +102,7 @@ struct Doctor {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for folder in path.split(separator: ":") {
       let candidate = "\(folder)/\(tool)"
-      if access(candidate, X_OK) == 0 { return candidate }
+      if FileSystem.isExecutable(candidate) { return candidate }
     }
     return nil
   }

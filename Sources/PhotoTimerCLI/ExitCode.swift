@@ -1,10 +1,5 @@
 import PhotoTimer
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import PhotoTimerPOSIX
 
 /// The documented exit statuses of `phototimer`.
 enum ExitCode: Int32 {
@@ -28,8 +23,8 @@ enum ExitCode: Int32 {
     case .failed: self = .failure
     case .cancelled:
       switch signal {
-      case SIGTERM: self = .terminated
-      case SIGHUP: self = .hangUp
+      case SignalWatcher.Signal.terminate: self = .terminated
+      case SignalWatcher.Signal.hangUp: self = .hangUp
       default: self = .cancelled
       }
     }

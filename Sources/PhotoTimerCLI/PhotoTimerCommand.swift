@@ -8,19 +8,13 @@ import PhotoTimerJPEG
 import PhotoTimerLocation
 import PhotoTimerPOSIX
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `phototimer`: the self-timer with a live terminal view, plain lines or JSON Lines.
 @main
 struct PhotoTimerCommand {
   static func main() async {
     // NB: a closed pipe downstream (phototimer --json | head -1) is an error to handle, not a
     // reason to die without restoring the terminal.
-    signal(SIGPIPE, SIG_IGN)
+    SignalWatcher.ignoreBrokenPipe()
     let environment = ProcessInfo.processInfo.environment
     let options: CommandOptions
     do {

@@ -3,12 +3,6 @@ import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Saves photos as JPEG files with EXIF, atomically, never overwriting.
 ///
 /// Each photo is named after its shutter time (`IMG_20261130_141503.jpg`, then
@@ -40,7 +34,7 @@ public struct PhotoStore: PhotoSink {
   public init(folder: URL, quality: Int = 92, createsFolder: Bool = false) {
     self.init(folder: folder, quality: quality, createsFolder: createsFolder) {
       (path) throws(SystemCallError) in
-      try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+      try FileDescriptor.open(path, flags: FileSystem.OpenFlags.createNew, mode: 0o644)
     }
   }
 
@@ -160,12 +154,12 @@ public struct PhotoStore: PhotoSink {
     let folderPath = folder.path
     let temporary =
       "\(folderPath)/.\(Self.fileName(for: date, timeZone: timeZone, variant: variant))"
-      + ".partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      + ".partial-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
     let openTemporary = openTemporary
     // NB: the file system calls run off the cooperative pool: fsync can take a while.
     return try await OffPool.run { isCancelled in
       var linked = false
-      defer { if !linked { unlink(temporary) } }
+      defer { if !linked { try? FileSystem.unlink(temporary) } }
       do throws(SystemCallError) {
         let descriptor = try openTemporary(temporary)
         defer { descriptor.closeQuietly() }
@@ -173,8 +167,7 @@ public struct PhotoStore: PhotoSink {
         try descriptor.sync()
         try descriptor.close()
       } catch {
-        throw PhotoStoreError.from(
-          errno: error.errno.rawValue, call: error.call, path: temporary, folder: folderPath)
+        throw PhotoStoreError.from(error, path: temporary, folder: folderPath)
       }
       if isCancelled() { throw CancellationError() }
       // link() never replaces an existing file: on a collision, try the next suffix.
@@ -182,17 +175,20 @@ public struct PhotoStore: PhotoSink {
         let name = Self.fileName(
           for: date, timeZone: timeZone, variant: variant, collision: collision)
         let target = "\(folderPath)/\(name)"
-        if link(temporary, target) == 0 {
+        do throws(SystemCallError) {
+          try FileSystem.link(temporary, target)
           linked = true
-          unlink(temporary)
+          try? FileSystem.unlink(temporary)
           Self.syncFolder(folderPath)
           return URL(fileURLWithPath: target)
-        }
-        guard errno == EEXIST else {
-          throw PhotoStoreError.from(errno: errno, call: "link", path: target, folder: folderPath)
+        } catch  where error.errno == .fileExists {
+          continue
+        } catch {
+          throw PhotoStoreError.from(error, path: target, folder: folderPath)
         }
       }
-      throw PhotoStoreError.system(call: "link", path: folderPath, errno: EEXIST)
+      throw PhotoStoreError.system(
+        SystemCallError(call: "link", errno: .fileExists), path: folderPath)
     }
   }
 
@@ -218,12 +214,12 @@ public struct PhotoStore: PhotoSink {
     } else {
       throw .folderMissing(path: path)
     }
-    guard access(path, W_OK | X_OK) == 0 else { throw .notWritable(path: path) }
+    guard FileSystem.canWriteFolder(path) else { throw .notWritable(path: path) }
   }
 
   /// Flushes the folder's entry for the new name, so the rename survives a power cut.
   private static func syncFolder(_ path: String) {
-    guard let descriptor = try? FileDescriptor.open(path, flags: O_RDONLY | O_DIRECTORY) else {
+    guard let descriptor = try? FileDescriptor.open(path, flags: FileSystem.OpenFlags.folder) else {
       return
     }
     try? descriptor.sync()

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import PhotoTimerPOSIX
 
 /// A photo that could not be saved, with the path involved.
 public enum PhotoStoreError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -14,8 +10,8 @@ public enum PhotoStoreError: Error, Hashable, Sendable, CustomStringConvertible 
   case notWritable(path: String)
   /// The disk (or the user's quota) is full.
   case diskFull(path: String)
-  /// Another system call failed.
-  case system(call: String, path: String, errno: Int32)
+  /// Another system call failed, on this path.
+  case system(SystemCallError, path: String)
   /// The photo could not be encoded.
   case encoding(ImageFileError)
 
@@ -32,20 +28,20 @@ public enum PhotoStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         + "or choose another"
     case .diskFull(let path):
       "no space left to save the photo in \(path); free some space or choose another folder"
-    case .system(let call, let path, let code):
-      "\(call) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
+    case .system(let error, let path):
+      "\(error.call) failed for \(path): \(error.errno) (errno \(error.errno.rawValue))"
     case .encoding(let error):
       error.description
     }
   }
 
-  static func from(errno code: Int32, call: String, path: String, folder: String) -> Self {
-    switch code {
-    case ENOSPC, EDQUOT: .diskFull(path: folder)
-    case EACCES, EPERM, EROFS: .notWritable(path: folder)
-    case ENOENT: .folderMissing(path: folder)
-    case ENOTDIR: .notAFolder(path: folder)
-    default: .system(call: call, path: path, errno: code)
+  static func from(_ error: SystemCallError, path: String, folder: String) -> Self {
+    switch error.errno {
+    case .noSpace, .quotaExceeded: .diskFull(path: folder)
+    case .permissionDenied, .notPermitted, .readOnlyFileSystem: .notWritable(path: folder)
+    case .noSuchFile: .folderMissing(path: folder)
+    case .notADirectory: .notAFolder(path: folder)
+    default: .system(error, path: path)
     }
   }
 }

@@ -111,4 +111,36 @@ struct SystemCallTests {
       }
     }
   }
+
+  @Test("A doorbell rung many times wakes one wait, then waits again until the timeout")
+  func doorbell() async throws {
+    try await withPlan {
+      let bell = try Doorbell()
+      #expect(!bell.wait(timeout: .zero))
+      for _ in 0..<1000 { bell.ring() }
+      #expect(bell.wait(timeout: .seconds(5)))
+      #expect(!bell.wait(timeout: .milliseconds(1)))
+      bell.close()
+      bell.ring()
+    }
+  }
+
+  @Test("File-system calls go through the funnel: link refuses a taken name with EEXIST")
+  func linkRefusesTakenName() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let a = folder.appendingPathComponent("a").path
+    let b = folder.appendingPathComponent("b").path
+    try Data("a".utf8).write(to: URL(fileURLWithPath: a))
+    try Data("b".utf8).write(to: URL(fileURLWithPath: b))
+    #expect(throws: SystemCallError(call: "link", errno: .fileExists)) {
+      try FileSystem.link(a, b)
+    }
+    try FileSystem.unlink(b)
+    try FileSystem.link(a, b)
+    #expect(FileSystem.canWriteFolder(folder.path))
+    #expect(FileSystem.isExecutable("/bin/sh"))
+  }
 }

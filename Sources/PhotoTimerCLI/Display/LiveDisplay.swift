@@ -32,8 +32,8 @@ final class LiveDisplay: RunDisplay {
   private let statusOf: @Sendable (PreparationStep) -> String?
   private let frameLog: String?
   private let state = Locked(Model())
-  private let condition = NSCondition()
-  private let flags = Locked((dirty: true, stopped: false, drawnLines: 0))
+  private let doorbell: Doorbell?
+  private let flags = Locked((stopped: false, drawnLines: 0))
   private let worker = Locked<ReaderThread?>(nil)
   private let terminal: Terminal
   private let clock = ContinuousClock()
@@ -51,6 +51,7 @@ final class LiveDisplay: RunDisplay {
     self.statusOf = status
     self.frameLog = frameLog
     if let frameLog { _ = FileManager.default.createFile(atPath: frameLog, contents: nil) }
+    doorbell = try? Doorbell()
     let thread = ReaderThread(name: "phototimer.display") { [weak self] in self?.drawLoop() }
     worker.withLock { $0 = thread }
   }
@@ -105,48 +106,33 @@ final class LiveDisplay: RunDisplay {
   // MARK: - Drawing
 
   private func wake() {
-    condition.lock()
-    flags.withLock { $0.dirty = true }
-    condition.signal()
-    condition.unlock()
+    doorbell?.ring()
   }
 
   private func stopDrawing() async {
     requestStop()
     // NB: wait for the drawing thread to finish its frame, so nothing is drawn after this.
     await worker.withLock { $0 }?.join()
+    doorbell?.close()
   }
 
   private func requestStop() {
-    condition.lock()
     flags.withLock { $0.stopped = true }
-    condition.signal()
-    condition.unlock()
+    doorbell?.ring()
   }
 
+  /// Draws at once, then whenever something changed, and ten times a second while a
+  /// spinner turns.
   private func drawLoop() {
-    while true {
-      condition.lock()
-      while !flags.withLock({ $0.dirty || $0.stopped }) {
-        let animating = state.withLock { model in
-          model.isPreparing || model.run.status == .capturing
-            || {
-              if case .waiting = model.run.status { return true }; return false
-            }()
-        }
-        if animating {
-          _ = condition.wait(until: Date().addingTimeInterval(0.1))
-          break
-        }
-        condition.wait()
-      }
-      let stop = flags.withLock { flags -> Bool in
-        flags.dirty = false
-        return flags.stopped
-      }
-      condition.unlock()
-      if stop { return }
+    guard let doorbell else { return }
+    while !flags.withLock({ $0.stopped }) {
       draw(final: false)
+      let animating = state.withLock { model in
+        if model.isPreparing || model.run.status == .capturing { return true }
+        if case .waiting = model.run.status { return true }
+        return false
+      }
+      _ = doorbell.wait(timeout: animating ? .milliseconds(100) : nil)
     }
   }
 
