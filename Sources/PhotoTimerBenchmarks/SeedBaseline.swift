@@ -11,6 +11,8 @@ final class SeedViewModel {
   }
 
   private(set) var status: Status = .idle
+  /// When `run()` last returned, stamped in the run itself.
+  private(set) var returned: ContinuousClock.Instant?
   private var timerTask: Task<Void, Never>?
   private let seconds: Int
   private let tick: Duration
@@ -36,6 +38,7 @@ final class SeedViewModel {
   }
 
   private func run() async {
+    defer { returned = ContinuousClock.now }
     do {
       status = .counting(seconds)
       async let camera: Void = Task.sleep(for: steps.camera)

@@ -105,7 +105,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
       while true {
         while !pending.isEmpty {
           if Task.isCancelled, !machine.isFinished {
-            return await cancelled(&group, start: start, onEvent: onEvent)
+            return Self.stop(&group)
           }
           switch pending.removeFirst() {
           case .publish(let event):
@@ -147,7 +147,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             // NB: a capture that finished is reported even if a cancel arrived meanwhile: the
             // photo exists. Only a capture that stopped because of the cancel is cancelled.
             if case .failure = result, Task.isCancelled {
-              return await cancelled(&group, start: start, onEvent: onEvent)
+              return Self.stop(&group)
             }
             pending += machine.handle(.captureEnded(result), at: start.duration(to: clock.now))
           case .finish(let result):
@@ -158,7 +158,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
         guard let signal = await group.next() else {
           preconditionFailure("Internal inconsistency: the run is waiting with nothing pending")
         }
-        if Task.isCancelled { return await cancelled(&group, start: start, onEvent: onEvent) }
+        if Task.isCancelled { return Self.stop(&group) }
         let now = start.duration(to: clock.now)
         switch signal {
         case .shootNow: pending = machine.handle(.shootNow, at: now)
@@ -169,8 +169,13 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
         }
       }
     }
-    // NB: a cancelled run released the camera before it published `cancelled`.
-    if result != .cancelled { await services.camera.release() }
+    // NB: `withTaskGroup` returns only once every child has unwound (one wait for all of
+    // them, not a resumption per child), so a consumer that sees `cancelled` knows nothing of
+    // this run is still running; the camera is released before it is published.
+    await services.camera.release()
+    if result == .cancelled {
+      await onEvent(PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .cancelled))
+    }
     return result
   }
 
@@ -198,16 +203,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     return stream
   }
 
-  private func cancelled(
-    _ group: inout TaskGroup<Signal>, start: C.Instant,
-    onEvent: @Sendable (PhotoTimerEvent) async -> Void
-  ) async -> PhotoTimerResult {
+  /// Cancels every child; the group's own end-of-scope wait then unwinds them all.
+  private static func stop(_ group: inout TaskGroup<Signal>) -> PhotoTimerResult {
     group.cancelAll()
-    // NB: every child is unwound before `cancelled` is published, so a consumer that sees it
-    // knows nothing of this run is still running.
-    while await group.next() != nil {}
-    await services.camera.release()
-    await onEvent(PhotoTimerEvent(offset: start.duration(to: clock.now), kind: .cancelled))
     return .cancelled
   }
 

@@ -266,7 +266,7 @@ final class LiveDisplay: RunDisplay {
       "  place     \(photo.location?.name ?? "none — \(photo.locationUnavailableReason ?? "off")")")
     lines.append("  look      \(photo.filter)")
     lines.append(
-      "  shutter   \(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s after the count began"
+      "  shutter   \(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s after the start"
     )
     return lines
   }
