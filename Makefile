@@ -33,7 +33,7 @@ lint:
 
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(SWIFT) test --sanitize=thread \
-	  --scratch-path $(TSAN_PATH) --filter 'PhotoTimerTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests'
+	  --scratch-path $(TSAN_PATH) --filter 'PhotoTimerTests|PhotoTimerPOSIXTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests'
 
 docs:
 	scripts/build-docs.sh
