@@ -22,6 +22,8 @@ func withPlan<T>(
   #expect(
     plan.openDescriptors.isEmpty, "leaked \(plan.openDescriptors)", sourceLocation: sourceLocation)
   #expect(plan.remaining == 0, "planned failures not reached", sourceLocation: sourceLocation)
+  let unreaped = plan.children.filter { $0.value == nil }.map(\.key)
+  #expect(unreaped.isEmpty, "not reaped: \(unreaped)", sourceLocation: sourceLocation)
   return result
 }
 

@@ -90,7 +90,9 @@ package final class ChildProcess: Sendable {
     errors = err.readEnd
     let pid = pid
     let state = state
-    _ = ReaderThread(name: "phototimer.reap \(pid)") { Self.reap(pid, state) }
+    let plan = FaultPlan.current
+    plan?.spawned(pid)
+    _ = ReaderThread(name: "phototimer.reap \(pid)") { Self.reap(pid, state, plan) }
   }
 
   private static func spawn(
@@ -139,47 +141,63 @@ package final class ChildProcess: Sendable {
   }
 
   /// The reaper thread's body: waits for the child to end, then reaps it under the lock.
-  private static func reap(_ pid: pid_t, _ state: Locked<State>) {
+  private static func reap(_ pid: pid_t, _ state: Locked<State>, _ plan: FaultPlan?) {
     var info = siginfo_t()
-    let outcome: Result<Exit, SystemCallError>
     do {
       try SystemCall.value("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
-      outcome = state.withLock { _ in
-        // NB: the child is a zombie now: this does not block, and no signal can be sent
-        // between the reaping and recording it.
-        var status: Int32 = 0
-        do throws(SystemCallError) {
-          try SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
-          return .success(decode(status))
-        } catch {
-          _ = waitpid(pid, &status, WNOHANG)
-          return .failure(error)
-        }
-      }
     } catch {
       // NB: the exit cannot be learnt; record that first (no signal is sent after this),
-      // then reap the child so it is not left a zombie.
-      finish(.failure(error), state)
+      // then reap the child so it is not left a zombie, then tell the waiters.
+      let waiting = record(state) { .failure(error) }
       var status: Int32 = 0
       _ = try? SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
+      plan?.reaped(pid, nil)
+      resume(waiting, with: .failure(error))
       return
     }
-    finish(outcome, state)
+    // NB: the child is a zombie now, so this waitpid does not block; it reaps and records in
+    // one critical section, so no signal can be sent between the two.
+    let waiting = record(state) { () -> Result<Exit, SystemCallError> in
+      var status: Int32 = 0
+      do throws(SystemCallError) {
+        try SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
+        return .success(decode(status))
+      } catch {
+        _ = waitpid(pid, &status, WNOHANG)
+        return .failure(error)
+      }
+    }
+    plan?.reaped(pid, try? waiting.outcome.get())
+    resume(waiting, with: waiting.outcome)
   }
 
-  private static func finish(_ outcome: Result<Exit, SystemCallError>, _ state: Locked<State>) {
-    let (waiters, blocked, escalation) = state.withLock { state in
+  private typealias Waiting = (
+    outcome: Result<Exit, SystemCallError>,
+    waiters: [CheckedContinuation<Result<Exit, SystemCallError>, Never>],
+    blocked: [DispatchSemaphore], escalation: KillTimer?
+  )
+
+  /// Under the lock that guards every signal: learns how the child ended (`ending` may reap
+  /// it), records it (no signal is sent to it after this) and takes its waiters.
+  private static func record(
+    _ state: Locked<State>, _ ending: () -> Result<Exit, SystemCallError>
+  ) -> Waiting {
+    state.withLock { state in
+      let outcome = ending()
       state.exit = outcome
       defer {
         state.waiters = []
         state.blockedWaiters = []
         state.escalation = nil
       }
-      return (state.waiters, state.blockedWaiters, state.escalation)
+      return (outcome, state.waiters, state.blockedWaiters, state.escalation)
     }
-    escalation?.cancel()
-    for waiter in waiters { waiter.resume(returning: outcome) }
-    for semaphore in blocked { semaphore.signal() }
+  }
+
+  private static func resume(_ waiting: Waiting, with outcome: Result<Exit, SystemCallError>) {
+    waiting.escalation?.cancel()
+    for waiter in waiting.waiters { waiter.resume(returning: outcome) }
+    for semaphore in waiting.blocked { semaphore.signal() }
   }
 
   private static func decode(_ status: Int32) -> Exit {

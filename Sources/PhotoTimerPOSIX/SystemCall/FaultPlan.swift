@@ -24,6 +24,7 @@ package final class FaultPlan: Sendable {
   private let planned = Locked<[String: [Errno]]>([:])
   private let used = Locked<[String]>([])
   private let ledger = Locked<Set<Int32>>([])
+  private let childLedger = Locked<[Int32: ChildProcess.Exit?]>([:])
 
   /// Creates an empty plan.
   package init() {}
@@ -46,6 +47,16 @@ package final class FaultPlan: Sendable {
 
   /// The descriptors opened under this plan (by any thread it was passed to) and still open.
   package var openDescriptors: Set<Int32> { ledger.withLock { $0 } }
+
+  /// The children spawned under this plan, each with how it ended once it was reaped
+  /// (`nil` while it has not been: a zombie or still running).
+  package var children: [Int32: ChildProcess.Exit?] { childLedger.withLock { $0 } }
+
+  func spawned(_ pid: Int32) { childLedger.withLock { $0[pid] = .some(nil) } }
+
+  func reaped(_ pid: Int32, _ exit: ChildProcess.Exit?) {
+    childLedger.withLock { $0[pid] = .some(exit ?? .status(-1)) }
+  }
 
   func opened(_ descriptor: Int32) { ledger.withLock { _ = $0.insert(descriptor) } }
 
