@@ -42,4 +42,31 @@ struct SceneCameraTests {
         "night": .dramatic,
       ])
   }
+
+  @Test(
+    "The sun is behind the scene: it adds nothing to the house, the tree or the ground",
+    arguments: [ScenePreset.goldenHour, .daylight])
+  func sunBehindTheScene(preset: ScenePreset) {
+    var unlit = preset
+    unlit.sources = []
+    let withSun = SceneRenderer(preset: preset)
+    let without = SceneRenderer(preset: unlit)
+    let aspect: Float = 16 / 9
+    // The house's walls and roof, the tree, the ground on both sides of the path, the path.
+    let occluders: [(u: Float, v: Float)] = [
+      (0.15, 0.58), (0.3, 0.56), (0.23, 0.33), (0.7, 0.4), (0.2, 0.7), (0.6, 0.6), (0.5, 0.9),
+    ]
+    for point in occluders {
+      let a = withSun.radiance(u: point.u, v: point.v, aspect: aspect)
+      let b = without.radiance(u: point.u, v: point.v, aspect: aspect)
+      #expect(
+        a.red == b.red && a.green == b.green && a.blue == b.blue, "\(preset.name) at \(point)")
+    }
+    // The sky beside the sun is brighter with it.
+    let sun = preset.sources[0]
+    let sky = (u: sun.x + 0.06, v: sun.y - 0.04)
+    #expect(
+      withSun.radiance(u: sky.u, v: sky.v, aspect: aspect).red
+        > without.radiance(u: sky.u, v: sky.v, aspect: aspect).red)
+  }
 }

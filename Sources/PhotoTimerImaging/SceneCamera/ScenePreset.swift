@@ -29,6 +29,9 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
   var shading: Float
   /// Whether the light sources are street lamps on poles.
   var poles = false
+  /// Whether the light sources are in the sky, far away (the sun): the ground and everything
+  /// standing on it hide them and their glow. Lamps are near, and shine in front.
+  var inSky: Bool { !poles && ev >= 10 }
 
   struct LightSource: Hashable, Sendable {
     var x: Float
@@ -79,7 +82,7 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
     skyHorizon: (2.2, 1.3, 0.55), groundLight: 0.9,
     sources: [
       LightSource(
-        x: 0.2, y: 0.47, radius: 0.035, glow: 0.25, intensity: 30, color: (1.6, 0.9, 0.35))
+        x: 0.52, y: 0.49, radius: 0.035, glow: 0.25, intensity: 30, color: (1.6, 0.9, 0.35))
     ], shading: 0.9)
 
   /// Indoors under tungsten lamps, EV 7.

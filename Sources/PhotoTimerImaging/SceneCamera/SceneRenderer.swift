@@ -42,9 +42,10 @@ struct SceneRenderer: Sendable {
         base.blue * light.blue * lit
       )
     }
-    if let surface = shape(u: u, v: v, aspect: aspect) {
-      color = surface
-    }
+    let surface = shape(u: u, v: v, aspect: aspect)
+    if let surface { color = surface }
+    // NB: the sun is behind everything: its disc and glow light only the sky that shows.
+    if preset.inSky, surface != nil || v >= horizon { return color }
     for source in preset.sources {
       let dx = (u - source.x) * aspect
       let dy = v - source.y
