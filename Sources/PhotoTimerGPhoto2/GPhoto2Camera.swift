@@ -148,7 +148,7 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
           throw error
         }
       },
-      capture: { request in
+      shoot: { request in
         try await self.capture(request, camera: detected.withLock { $0 })
       })
     let filter = Preparation<FilterSuggestion>(
@@ -177,8 +177,9 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     return frame
   }
 
-  /// Shoots, downloads, adds our EXIF and saves.
-  func capture(_ request: CaptureRequest, camera: DetectedCamera?) async throws -> URL? {
+  /// Shoots, downloads, adds our EXIF and saves; reports the exposure the camera recorded
+  /// (its own metering decides it), or the estimate with a note when it recorded none.
+  func capture(_ request: CaptureRequest, camera: DetectedCamera?) async throws -> CapturedShot {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let output = try await run([
@@ -197,8 +198,15 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
       make: camera?.model ?? "camera", model: camera?.model ?? "camera", date: date,
       settings: request.settings, filter: request.filter, location: request.location)
     let merged = try ExifBlock.merging(metadata, into: jpeg)
-    guard let store else { return nil }
-    return try await store.save(jpeg: merged, date: date, timeZone: .current, variant: nil)
+    let recorded = JPEGFile.recordedExposure(in: jpeg).map {
+      CameraSettings.recorded(fNumber: $0.fNumber, exposureTime: $0.exposureTime, iso: $0.iso)
+    }
+    let note =
+      recorded == nil
+      ? "the camera recorded no exposure; these are the estimate metered during the count" : nil
+    guard let store else { return CapturedShot(file: nil, settings: recorded, settingsNote: note) }
+    let file = try await store.save(jpeg: merged, date: date, timeZone: .current, variant: nil)
+    return CapturedShot(file: file, settings: recorded, settingsNote: note)
   }
 
   /// Runs gphoto2 and returns what it printed, or throws the error it describes.

@@ -135,6 +135,12 @@ struct GPhoto2CameraTests {
       Issue.record("expected a photo")
       return
     }
+    // Reported with the exposure the camera recorded (EV 13 here), not the estimate made
+    // without a preview (EV 10).
+    #expect(
+      photo.settings.description == ExposureProgram.standard.settings(forSceneEV: 13).description)
+    #expect(photo.settings != ExposureProgram.standard.settings(forSceneEV: 10))
+    #expect(photo.settingsNote == nil)
     let file = try #require(photo.file)
     let saved = try [UInt8](Data(contentsOf: file))
     // Everything after the EXIF segment (the image itself) is unchanged: no re-encoding.
@@ -183,5 +189,54 @@ struct GPhoto2CameraTests {
       return fields.count > 1 && Int32(fields[1]) == getpid() && stat.contains("(sleep)")
     }
     #expect(ours.isEmpty)
+  }
+
+  @Test("A camera JPEG without exposure tags: the estimate is reported, and says so")
+  func noRecordedExposure() async throws {
+    var frame = Frame(width: 32, height: 24)
+    for y in 0..<24 { for x in 0..<32 { frame[x, y] = RGB(red: 200, green: 120, blue: 40) } }
+    let source = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bare-\(UUID().uuidString).jpg"
+    ).path
+    try Data(try JPEGCodec.encode(frame)).write(to: URL(fileURLWithPath: source))
+    defer { try? FileManager.default.removeItem(atPath: source) }
+    let fake = try FakeGPhoto2(
+      """
+      case "$1" in
+        --auto-detect) cat <<'EOF'
+      \(autoDetectOutput)
+      EOF
+        ;;
+        --capture-preview) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
+        --capture-image-and-download) target=$(echo "$3" | sed 's/%C/jpg/'); cp "\(source)" "$target" ;;
+      esac
+      """)
+    defer { fake.remove() }
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 0),
+      services: fake.camera().services(location: .disabled(reason: "off")),
+      clock: ContinuousClock())
+    guard case .captured(let photo) = await engine.run(onEvent: { _ in }) else {
+      Issue.record("expected a photo")
+      return
+    }
+    #expect(photo.settings == ExposureProgram.standard.settings(forSceneEV: 10))
+    #expect(photo.settingsNote?.contains("recorded no exposure") == true)
+  }
+}
+
+@Suite("Settings a camera recorded")
+struct RecordedSettingsTests {
+  @Test(
+    "Named as cameras show them",
+    arguments: [
+      (9.0, 0.005, 200, "f/9 · 1/200s · ISO 200"), (5.6, 2.0, 100, "f/5.6 · 2s · ISO 100"),
+      (2.8, 1.0 / 60, 400, "f/2.8 · 1/60s · ISO 400"), (11.0, 0.5, 100, "f/11 · 0.5s · ISO 100"),
+      (1.8, 1.0 / 4000, 3200, "f/1.8 · 1/4000s · ISO 3200"),
+    ])
+  func names(fNumber: Double, time: Double, iso: Int, expected: String) {
+    let settings = CameraSettings.recorded(fNumber: fNumber, exposureTime: time, iso: iso)
+    #expect(settings.description == expected)
+    #expect(settings.fNumber == fNumber && settings.exposureTime == time)
   }
 }

@@ -84,6 +84,27 @@ struct RunStateMachineTests {
             settings: settings, location: nil, filter: .warm, shutterOffset: .seconds(1))))
   }
 
+  @Test("A camera that reports the exposure it used is reported with it, and its note")
+  func cameraReportedSettings() {
+    var machine = machine(seconds: 0)
+    _ = machine.start()
+    _ = machine.handle(.stepEnded(.camera, .success(.camera(settings)), elapsed: ms(5)), at: ms(5))
+    _ = machine.handle(
+      .readyAtShutter([
+        .location: .failure(.init(message: "late")), .filter: .failure(.init(message: "late")),
+      ]), at: ms(5))
+    let used = CameraSettings(aperture: "f/9", shutterSpeed: "1/200s", iso: 200)
+    let done = machine.handle(
+      .captureEnded(.success(.init(url: nil, settings: used, settingsNote: "the camera's own"))),
+      at: ms(9))
+    guard case .finish(.captured(let photo))? = done.last else {
+      Issue.record("expected a photo")
+      return
+    }
+    #expect(photo.settings == used)
+    #expect(photo.settingsNote == "the camera's own")
+  }
+
   @Test("A capture ending that never started is an internal inconsistency, not a message")
   func impossibleInput() async {
     await #expect(processExitsWith: .failure) {

@@ -140,7 +140,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             group.cancelAll()
             let result: Result<RunStateMachine.CapturedFile, RunStateMachine.StepError>
             do {
-              result = .success(.init(url: try await services.camera.capture(request)))
+              let shot = try await services.camera.shoot(request)
+              result = .success(
+                .init(url: shot.file, settings: shot.settings, settingsNote: shot.settingsNote))
             } catch {
               result = .failure(.init(message: Self.message(for: error)))
             }

@@ -143,10 +143,13 @@ extension RunStateMachine {
     switch result {
     case .success(let file):
       phase = .finished
+      // NB: the camera's own account of the exposure wins over the estimate made while
+      // counting (a DSLR meters and exposes by itself).
       let photo = CapturedPhoto(
-        settings: request.settings, location: request.location, filter: request.filter,
-        file: file.url, reports: PreparationStep.allCases.compactMap { reports[$0] },
-        shutterOffset: request.shutterOffset)
+        settings: file.settings ?? request.settings, location: request.location,
+        filter: request.filter, file: file.url,
+        reports: PreparationStep.allCases.compactMap { reports[$0] },
+        shutterOffset: request.shutterOffset, settingsNote: file.settingsNote)
       return [.publish(event(.captured(photo), at: now)), .finish(.captured(photo))]
     case .failure(let error):
       return fail(

@@ -59,6 +59,9 @@ struct RunStateMachine {
   /// What a capture wrote.
   struct CapturedFile: Equatable {
     var url: URL?
+    /// The exposure the camera reports having used, when it does.
+    var settings: CameraSettings?
+    var settingsNote: String?
   }
 
   /// What the engine must do, in order.

@@ -25,6 +25,9 @@ public struct CapturedPhoto: Hashable, Sendable {
   public var reports: [StepReport]
   /// When the shutter fired, measured from the start of the run.
   public var shutterOffset: Duration
+  /// A word about ``settings``, such as that they are the metering estimate because the
+  /// camera recorded none; `nil` when there is nothing to say.
+  public var settingsNote: String?
 
   /// Creates a captured photo.
   ///
@@ -35,10 +38,12 @@ public struct CapturedPhoto: Hashable, Sendable {
   ///   - file: The file written, if any.
   ///   - reports: What each step did.
   ///   - shutterOffset: When the shutter fired, from the start of the run.
+  ///   - settingsNote: A word about the settings, if any.
   public init(
     settings: CameraSettings, location: LocationTag?, filter: PhotoFilter, file: URL? = nil,
-    reports: [StepReport] = [], shutterOffset: Duration = .zero
+    reports: [StepReport] = [], shutterOffset: Duration = .zero, settingsNote: String? = nil
   ) {
+    self.settingsNote = settingsNote
     self.settings = settings
     self.location = location
     self.filter = filter

@@ -32,22 +32,58 @@ public struct CaptureRequest: Hashable, Sendable {
   }
 }
 
+/// What a capture produced: the file written, and the exposure the camera itself reports
+/// having used, when it reports one.
+public struct CapturedShot: Hashable, Sendable {
+  /// The file written, or `nil` when none was.
+  public var file: URL?
+  /// The exposure the camera used (a DSLR's own, read back from its photo), or `nil` to
+  /// report the settings the camera step chose.
+  public var settings: CameraSettings?
+  /// A word about the settings reported, such as why they are an estimate; `nil` if none.
+  public var settingsNote: String?
+
+  /// Creates a shot.
+  ///
+  /// - Parameters:
+  ///   - file: The file written, if any.
+  ///   - settings: The exposure the camera reports having used, if it does.
+  ///   - settingsNote: A word about the settings reported, if any.
+  public init(file: URL?, settings: CameraSettings? = nil, settingsNote: String? = nil) {
+    self.file = file
+    self.settings = settings
+    self.settingsNote = settingsNote
+  }
+}
+
 /// The camera: prepared during the countdown, asked to capture at zero.
 ///
 /// The camera step is always required: there is no photo without it.
 public struct CameraService: Sendable {
   /// Opens the source, lets auto-exposure settle and meters the scene.
   public var prepare: @Sendable () async throws -> CameraSettings
-  /// Takes the photo and writes it, returning the file written (or `nil` when it writes none).
+  /// Takes the photo and writes it; returns the file and, when the camera reports it, the
+  /// exposure it actually used.
   ///
   /// When its task is cancelled it must stop and remove any partly written file.
-  public var capture: @Sendable (CaptureRequest) async throws -> URL?
+  public var shoot: @Sendable (CaptureRequest) async throws -> CapturedShot
   /// Closes whatever `prepare` opened (streams, threads, child processes). The engine calls
   /// it once at the end of every run, captured, failed or cancelled, and a cancelled run
   /// publishes ``PhotoTimerEvent/Kind/cancelled`` only after it returned.
   public var release: @Sendable () async -> Void
 
-  /// Creates a camera service.
+  /// Takes the photo and returns the file written (``shoot`` without the settings).
+  public var capture: @Sendable (CaptureRequest) async throws -> URL? {
+    get {
+      let shoot = shoot
+      return { try await shoot($0).file }
+    }
+    set {
+      shoot = { [newValue] in CapturedShot(file: try await newValue($0)) }
+    }
+  }
+
+  /// Creates a camera service whose photos are reported with the settings it chose.
   ///
   /// - Parameters:
   ///   - prepare: Opens and meters the camera; returns the exposure.
@@ -59,7 +95,24 @@ public struct CameraService: Sendable {
     release: @escaping @Sendable () async -> Void = {}
   ) {
     self.prepare = prepare
-    self.capture = capture
+    self.shoot = { CapturedShot(file: try await capture($0)) }
+    self.release = release
+  }
+
+  /// Creates a camera service that reports the exposure each photo was actually taken with
+  /// (a DSLR that meters and exposes by itself).
+  ///
+  /// - Parameters:
+  ///   - prepare: Opens and meters the camera; returns the exposure expected.
+  ///   - shoot: Takes and writes the photo; returns the file and the exposure used.
+  ///   - release: Closes what `prepare` opened; called at the end of every run.
+  public init(
+    prepare: @escaping @Sendable () async throws -> CameraSettings,
+    shoot: @escaping @Sendable (CaptureRequest) async throws -> CapturedShot,
+    release: @escaping @Sendable () async -> Void = {}
+  ) {
+    self.prepare = prepare
+    self.shoot = shoot
     self.release = release
   }
 }

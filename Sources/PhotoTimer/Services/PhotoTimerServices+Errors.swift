@@ -27,8 +27,8 @@ extension PhotoTimerServices {
       prepare: {
         do { return try await camera.prepare() } catch { throw mapped(error) }
       },
-      capture: { request in
-        do { return try await camera.capture(request) } catch { throw mapped(error) }
+      shoot: { request in
+        do { return try await camera.shoot(request) } catch { throw mapped(error) }
       },
       release: camera.release)
     let location = location.perform

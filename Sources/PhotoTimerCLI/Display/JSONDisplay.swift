@@ -66,6 +66,7 @@ final class JSONDisplay: RunDisplay {
       settings.add("shutterSpeed", photo.settings.shutterSpeed)
       settings.add("iso", photo.settings.iso)
       object.addRaw("settings", settings.text)
+      if let note = photo.settingsNote { object.add("settingsNote", note) }
       if let location = photo.location {
         var place = JSONObject()
         place.add("name", location.name)

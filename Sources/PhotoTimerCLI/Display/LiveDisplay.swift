@@ -261,7 +261,8 @@ final class LiveDisplay: RunDisplay {
   private func summary(_ photo: CapturedPhoto) -> [String] {
     var lines = [""]
     lines.append("  file      \(photo.file?.path ?? "none (simulation)")")
-    lines.append("  settings  \(photo.settings)")
+    lines.append(
+      "  settings  \(photo.settings)" + (photo.settingsNote.map { paint(" (\($0))", "2") } ?? ""))
     lines.append(
       "  place     \(photo.location?.name ?? "none — \(photo.locationUnavailableReason ?? "off")")")
     lines.append("  look      \(photo.filter)")
