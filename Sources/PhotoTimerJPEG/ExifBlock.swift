@@ -130,6 +130,9 @@ public struct ExifBlock: Sendable {
     -> [UInt8]
   {
     guard jpeg.starts(with: [0xFF, 0xD8]) else { throw .notAnImage(path: "the camera's file") }
+    if let damage = JPEGFile.damage(in: jpeg) {
+      throw .damaged(path: "the camera's file", reason: damage)
+    }
     guard let segment = exifSegment(in: jpeg) else {
       // No EXIF at all: ours, whole.
       let size = try JPEGCodec.size(of: jpeg, path: "the camera's file")
@@ -179,6 +182,8 @@ public struct ExifBlock: Sendable {
       let marker = jpeg[offset + 1]
       if marker == 0xDA || marker == 0xD9 { return nil }  // image data: no more headers
       let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+      // NB: a length counts its own two bytes; less is a damaged file, not a segment.
+      guard length >= 2 else { return nil }
       let end = offset + 2 + length
       guard end <= jpeg.count else { return nil }
       if marker == 0xE1, jpeg[(offset + 4)..<min(offset + 10, end)].elementsEqual(header) {

@@ -78,4 +78,55 @@ public enum JPEGFile {
     else { return nil }
     return (time, fNumber, iso)
   }
+
+  /// What is wrong with a JPEG's structure, or `nil` when it is whole: its header segments
+  /// walk cleanly to the image data, and the image data ends with its end marker.
+  ///
+  /// NB: the entropy-coded image data cannot hold `FF D9` (a data byte FF is always followed
+  /// by 00 or a restart marker), and an embedded thumbnail's end marker lies before the image
+  /// data, so an end marker after the start of scan means the file was not cut short.
+  ///
+  /// - Parameter bytes: The file.
+  /// - Returns: The damage, in words, or `nil`.
+  public static func damage(in bytes: [UInt8]) -> String? {
+    guard bytes.starts(with: [0xFF, 0xD8]) else { return "no JPEG start marker" }
+    var offset = 2
+    while true {
+      guard offset + 4 <= bytes.count else {
+        return "the file ends inside its headers, at byte \(offset) of \(bytes.count)"
+      }
+      guard bytes[offset] == 0xFF else {
+        return "no marker at byte \(offset) where the headers go on"
+      }
+      let marker = bytes[offset + 1]
+      if marker == 0xFF {
+        offset += 1  // fill byte
+        continue
+      }
+      let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+      guard length >= 2 else {
+        return "a header segment (marker \(hex(marker))) declares a length of \(length)"
+      }
+      let end = offset + 2 + length
+      guard end <= bytes.count else {
+        return "a header segment (marker \(hex(marker))) runs \(end - bytes.count) bytes past "
+          + "the end of the file"
+      }
+      if marker == 0xDA {
+        var index = end
+        while index + 1 < bytes.count {
+          if bytes[index] == 0xFF, bytes[index + 1] == 0xD9 { return nil }
+          index += 1
+        }
+        return "the image data stops without its end marker: the file is cut short "
+          + "(\(bytes.count) bytes)"
+      }
+      offset = end
+    }
+  }
+
+  private static func hex(_ marker: UInt8) -> String {
+    let digits = String(marker, radix: 16, uppercase: true)
+    return "FF" + (digits.count == 1 ? "0" : "") + digits
+  }
 }
