@@ -55,6 +55,23 @@ private let autoDetectOutput = """
   Canon EOS 80D                  usb:001,005
   """
 
+/// A stand-in camera that shoots the JPEG at `source`: --auto-detect prints the table,
+/// --capture-image-and-download copies the file to the --filename pattern with %C as jpg,
+/// --capture-preview is not supported.
+private func capturingStandIn(handingOver source: String) throws -> FakeGPhoto2 {
+  try FakeGPhoto2(
+    """
+    case "$1" in
+      --auto-detect) cat <<'EOF'
+    \(autoDetectOutput)
+    EOF
+      ;;
+      --capture-preview) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
+      --capture-image-and-download) target=$(echo "$3" | sed 's/%C/jpg/'); cp "\(source)" "$target" ;;
+    esac
+    """)
+}
+
 @Suite("DSLRs through gphoto2 (stand-ins for the camera)", .serialized, .timeLimit(.minutes(1)))
 struct GPhoto2CameraTests {
   @Test("Detection reads gphoto2's table; no camera is an empty list")
@@ -110,19 +127,7 @@ struct GPhoto2CameraTests {
       try? FileManager.default.removeItem(at: folder)
       try? FileManager.default.removeItem(atPath: source)
     }
-    // --auto-detect prints the table; --capture-image-and-download copies the "camera's"
-    // file to the --filename pattern with %C as jpg; --capture-preview is not supported.
-    let fake = try FakeGPhoto2(
-      """
-      case "$1" in
-        --auto-detect) cat <<'EOF'
-      \(autoDetectOutput)
-      EOF
-        ;;
-        --capture-preview) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
-        --capture-image-and-download) target=$(echo "$3" | sed 's/%C/jpg/'); cp "\(source)" "$target" ;;
-      esac
-      """)
+    let fake = try capturingStandIn(handingOver: source)
     defer { fake.remove() }
     let camera = fake.camera(store: PhotoStore(folder: folder))
     let location = LocationTag(
@@ -200,17 +205,7 @@ struct GPhoto2CameraTests {
     ).path
     try Data(try JPEGCodec.encode(frame)).write(to: URL(fileURLWithPath: source))
     defer { try? FileManager.default.removeItem(atPath: source) }
-    let fake = try FakeGPhoto2(
-      """
-      case "$1" in
-        --auto-detect) cat <<'EOF'
-      \(autoDetectOutput)
-      EOF
-        ;;
-        --capture-preview) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
-        --capture-image-and-download) target=$(echo "$3" | sed 's/%C/jpg/'); cp "\(source)" "$target" ;;
-      esac
-      """)
+    let fake = try capturingStandIn(handingOver: source)
     defer { fake.remove() }
     let engine = PhotoTimerEngine(
       configuration: PhotoTimerConfiguration(countdownSeconds: 0),

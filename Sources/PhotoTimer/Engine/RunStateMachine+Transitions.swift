@@ -49,17 +49,7 @@ extension RunStateMachine {
     precondition(running.contains(step), "Internal inconsistency: \(step) ended, never started")
     running.remove(step)
     unfinished.removeAll { $0 == step }
-    let outcome: StepOutcome
-    switch result {
-    case .success(let value):
-      record(value)
-      outcome = .succeeded(value)
-    case .failure(let error):
-      outcome = .failed(reason: error.message)
-    }
-    let report = StepReport(step: step, outcome: outcome, elapsed: elapsed)
-    reports[step] = report
-    var actions: [Action] = [.publish(event(.stepFinished(report), at: now))]
+    var actions = [conclude(step, result, elapsed: elapsed, at: now, failure: StepOutcome.failed)]
     if case .failure(let error) = result, required.contains(step) {
       let failure = PhotoTimerFailure(
         cause: .stepFailed(step), message: "\(step) failed: \(error.message)")
@@ -108,17 +98,8 @@ extension RunStateMachine {
       guard let answer = answers[step] else {
         preconditionFailure("Internal inconsistency: no answer for \(step) at the shutter")
       }
-      let outcome: StepOutcome
-      switch answer {
-      case .success(let value):
-        record(value)
-        outcome = .succeeded(value)
-      case .failure(let reason):
-        outcome = .dropped(reason: reason.message)
-      }
-      let report = StepReport(step: step, outcome: outcome, elapsed: now)
-      reports[step] = report
-      actions.append(.publish(event(.stepFinished(report), at: now)))
+      // A step still running at the shutter and without a value is dropped, not failed.
+      actions.append(conclude(step, answer, elapsed: now, at: now, failure: StepOutcome.dropped))
     }
     unfinished.removeAll()
     running.removeAll()
@@ -166,6 +147,25 @@ extension RunStateMachine {
   /// Required steps that have not ended, in step order.
   var pendingRequired: [PreparationStep] {
     PreparationStep.allCases.filter { required.contains($0) && unfinished.contains($0) }
+  }
+
+  /// Records how a step ended (its value, or the outcome `failure` makes of its error) and
+  /// returns the event that publishes it.
+  mutating func conclude(
+    _ step: PreparationStep, _ result: Result<StepValue, StepError>, elapsed: Duration,
+    at now: Duration, failure: (String) -> StepOutcome
+  ) -> Action {
+    let outcome: StepOutcome
+    switch result {
+    case .success(let value):
+      record(value)
+      outcome = .succeeded(value)
+    case .failure(let error):
+      outcome = failure(error.message)
+    }
+    let report = StepReport(step: step, outcome: outcome, elapsed: elapsed)
+    reports[step] = report
+    return .publish(event(.stepFinished(report), at: now))
   }
 
   mutating func record(_ value: StepValue) {
