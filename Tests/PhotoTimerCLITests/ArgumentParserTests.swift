@@ -149,4 +149,24 @@ struct ArgumentParserTests {
     #expect(ArgumentParser.distance("", "abc") == 3)
     #expect(ArgumentParser.distance("kitten", "sitting") == 3)
   }
+
+  @Test("--help lists every declared option with its value, and each is accepted as declared")
+  func helpFromDeclarations() throws {
+    let help = CommandOptions.help
+    for option in CommandOption.allCases {
+      let declaration = option.declaration
+      let shown =
+        declaration.names.joined(separator: ", ")
+        + (declaration.value.map { " \($0.name)" } ?? "")
+      #expect(help.contains(shown), "\(shown) is not in --help")
+      for line in declaration.help { #expect(help.contains(line)) }
+      // Each name parses (with its example value when it takes one).
+      for name in declaration.names {
+        let arguments = [name] + (declaration.value.map { [$0.example] } ?? [])
+        let (parsed, problems) = CommandOptions.parser.parse(arguments)
+        #expect(problems.isEmpty, "\(arguments): \(problems)")
+        #expect(parsed.has(option))
+      }
+    }
+  }
 }

@@ -122,6 +122,8 @@ struct PhotoTimerCommandTests {
     let run = try CommandRun.run(["--simulate", "--seconds", "0", "--gpsd", "127.0.0.1:1"])
     #expect(run.status == 0)
     #expect(run.output.contains("location failed: gpsd not running on 127.0.0.1:1; start it"))
+    // The library's message, with the command's advice after it.
+    #expect(run.output.contains("(systemctl start gpsd) or pass --gpsd HOST:PORT"))
   }
 
   @Test("SIGINT cancels the run cleanly: exit 130, last line says cancelled")
