@@ -209,6 +209,26 @@ struct PhotoTimerSessionTests {
     }
   }
 
+  @Test("After the first photo a restart does nothing: the time-lapse's shots go on")
+  func restartIgnoredAfterPhoto() async {
+    let lapse = TimeLapse(interval: .seconds(2), count: 3)
+    var harness = SessionHarness(timeLapse: lapse)
+    _ = await harness.firstShot()
+    await harness.clock.waitForSleepers(1)
+    _ = harness.clock.advance(to: harness.clock.deadlines.first ?? .zero)
+    await harness.clock.waitForSleepers(2)
+    harness.session.restart()  // during shot 2's run
+    _ = harness.clock.advance(to: .seconds(1) + .seconds(2) - TimeLapse.margin)
+    await harness.cameraReady()
+    _ = harness.clock.advance(to: .seconds(3))
+    #expect(await harness.shutter() == .seconds(3))
+    #expect(await harness.shoot(dueAt: .seconds(5)) == .seconds(5))
+    guard case .captured = await harness.run.value else {
+      Issue.record("a restart after the first photo ended the time-lapse")
+      return
+    }
+  }
+
   @Test("The schedule: deadlines, leads, and the next shot after a late one")
   func schedule() {
     let lapse = TimeLapse(interval: .seconds(10), count: 100)

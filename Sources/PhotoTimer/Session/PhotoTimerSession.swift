@@ -18,6 +18,8 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
     var current: Task<PhotoTimerResult, Never>?
     var button: AsyncStream<Void>.Continuation?
     var restartRequested = false
+    /// The first photo was taken: a restart no longer applies (the time-lapse goes on).
+    var photoTaken = false
   }
 
   /// The first run's count, wait limit and order of preparations.
@@ -47,9 +49,11 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
     self.timeLapse = timeLapse
   }
 
-  /// Cancels the current run and starts it again. Does nothing once a photo was taken.
+  /// Cancels the current run and starts it again. Does nothing once a photo was taken, so a
+  /// time-lapse's later shots are never cut short by it.
   public func restart() {
     state.withLock { state -> Task<PhotoTimerResult, Never>? in
+      guard !state.photoTaken else { return nil }
       state.restartRequested = true
       return state.current
     }?.cancel()
@@ -82,7 +86,9 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
       restarts += 1
       await onEvent(.restarted(count: restarts))
     }
-    guard let timeLapse, case .captured(let photo) = result else { return result }
+    guard case .captured(let photo) = result else { return result }
+    state.withLock { $0.photoTaken = true }
+    guard let timeLapse else { return result }
     return await laterShots(
       timeLapse, first: start.advanced(by: photo.shutterOffset), after: photo, origin: origin,
       onEvent: onEvent)

@@ -12,8 +12,6 @@ package enum FileSystem {
     package static let createNew = O_WRONLY | O_CREAT | O_EXCL
     /// A folder, to `fsync` its entries.
     package static let folder = O_RDONLY | O_DIRECTORY
-    /// An existing file for writing.
-    package static let writeOnly = O_WRONLY
   }
 
   /// Gives the file at `existing` a second name, `new`; never replaces a file already there.
