@@ -319,8 +319,14 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   }
 
   func nextPreview() async throws -> Frame {
+    let frame = try await nextFrame()
+    return await OffPool.quick { frame.downscaled(maxWidth: 320) }
+  }
+
+  /// The next frame as ffmpeg delivers it, full size.
+  func nextFrame() async throws -> Frame {
     let seen = state.withLock { $0.frameCount }
-    return try await frame(after: seen).downscaled(maxWidth: 320)
+    return try await frame(after: seen)
   }
 
   /// The frame nearest the shutter instant (now): from the ring, or the next one when it

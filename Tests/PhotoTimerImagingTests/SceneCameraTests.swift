@@ -9,9 +9,9 @@ import Testing
 func settledPreview(_ preset: ScenePreset, width: Int = 320, height: Int = 180) -> Frame {
   let renderer = SceneRenderer(preset: preset)
   let map = renderer.radianceMap(width: width, height: height)
-  return renderer.frame(
-    radiance: map, width: width, height: height, exposureEV: preset.ev, frameIndex: 0,
-    timestamp: .zero)
+  return renderer.preview(
+    map: map, moving: [], width: width, height: height, exposureEV: preset.ev, frameIndex: 0,
+    time: 0, timestamp: .zero)
 }
 
 @Suite("Scene camera")

@@ -18,6 +18,14 @@ public protocol CameraSession: Sendable {
   /// The next preview frame, as soon as the camera has one; small (about 320 × 240) and
   /// carrying the exposure it was taken with.
   func nextPreview() async throws -> Frame
+  /// The next frame of the running stream, at the size the camera delivers it (the whole
+  /// frame for a video stream, the preview for a camera that renders or decodes previews).
+  /// A ``LiveCamera`` reads the stream through this; the default is ``nextPreview()``.
+  func nextFrame() async throws -> Frame
+  /// Previews the camera delivered already, oldest first: a settler that joins a running
+  /// stream starts from them, so a camera that has settled is ready at once. The default is
+  /// none.
+  func recentPreviews() async throws -> [Frame]
   /// The photo: the full-resolution frame taken nearest to now.
   func capture() async throws -> Frame
   /// A burst: the frame nearest to now, then the next `count − 1` frames (one per frame
@@ -28,6 +36,12 @@ public protocol CameraSession: Sendable {
 }
 
 extension CameraSession {
+  /// The next preview.
+  public func nextFrame() async throws -> Frame { try await nextPreview() }
+
+  /// None: the settler watches the previews from now on.
+  public func recentPreviews() async throws -> [Frame] { [] }
+
   /// `count` captures, one after another.
   public func burst(count: Int) async throws -> [Frame] {
     var frames: [Frame] = []
@@ -96,6 +110,14 @@ public struct ExposureSettler: Hashable, Sendable {
   where C.Duration == Duration {
     let start = clock.now
     var brightness: [Double] = []
+    var last: Frame?
+    for preview in try await session.recentPreviews().suffix(window) {
+      brightness.append(SceneStatistics(preview).meanLinear)
+      last = preview
+    }
+    if let last, isSettled(brightness) {
+      return SettleReport(settled: true, frames: brightness.count, preview: last)
+    }
     while true {
       let preview = try await session.nextPreview()
       brightness.append(SceneStatistics(preview).meanLinear)

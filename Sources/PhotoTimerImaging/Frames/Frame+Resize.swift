@@ -34,3 +34,102 @@ extension Frame {
     return result
   }
 }
+
+/// The room a preview is drawn in, in pixels: a preview is scaled to fit inside it, keeping
+/// its proportions.
+public struct PreviewSize: Hashable, Sendable, CustomStringConvertible {
+  /// The widest the preview may be.
+  public var width: Int
+  /// The tallest the preview may be.
+  public var height: Int
+
+  /// Creates a size; each side is at least one pixel.
+  public init(width: Int, height: Int) {
+    self.width = max(width, 1)
+    self.height = max(height, 1)
+  }
+
+  /// `"120×80"`.
+  public var description: String { "\(width)×\(height)" }
+}
+
+extension Frame {
+  /// The size of this frame scaled to fit inside `room`, keeping its proportions (at least
+  /// one pixel each way).
+  public func size(fitting room: PreviewSize) -> PreviewSize {
+    let scale = min(Double(room.width) / Double(width), Double(room.height) / Double(height))
+    return PreviewSize(
+      width: min(room.width, Int((Double(width) * scale).rounded())),
+      height: min(room.height, Int((Double(height) * scale).rounded())))
+  }
+
+  /// A copy scaled to fit inside `room` (keeping its proportions), each pixel the average of
+  /// the pixels it covers; mirrored left to right when `mirrored`.
+  ///
+  /// The cost is one read of every source pixel: 1280 × 720 into a terminal's 120 × 68 takes
+  /// about a millisecond.
+  public func scaled(toFit room: PreviewSize, mirrored: Bool = false) -> Frame {
+    let target = size(fitting: room)
+    return resized(width: target.width, height: target.height, mirrored: mirrored)
+  }
+
+  /// A copy of exactly `newWidth` × `newHeight`, each pixel the average of the box of pixels
+  /// it covers (the nearest pixel when enlarging); mirrored left to right when `mirrored`.
+  public func resized(
+    width newWidth: Int, height newHeight: Int, mirrored: Bool = false
+  )
+    -> Frame
+  {
+    let newWidth = max(newWidth, 1)
+    let newHeight = max(newHeight, 1)
+    if newWidth == width, newHeight == height, !mirrored { return self }
+    var result = Frame(
+      width: newWidth, height: newHeight, timestamp: timestamp, exposureEV: exposureEV)
+    func spans(_ count: Int, over source: Int) -> [(start: Int, end: Int)] {
+      (0..<count).map { index in
+        let start = min(index * source / count, source - 1)
+        return (start, max(start + 1, (index + 1) * source / count))
+      }
+    }
+    let columns = spans(newWidth, over: width)
+    let rows = spans(newHeight, over: height)
+    let stride = bytesPerRow
+    pixels.withUnsafeBufferPointer { source in
+      result.pixels.withUnsafeMutableBufferPointer { target in
+        var sums = [Int](repeating: 0, count: newWidth * 3)
+        for (y, row) in rows.enumerated() {
+          for index in sums.indices { sums[index] = 0 }
+          for sourceY in row.start..<row.end {
+            let base = sourceY * stride
+            for (x, column) in columns.enumerated() {
+              var offset = base + column.start * 3
+              var red = 0
+              var green = 0
+              var blue = 0
+              for _ in column.start..<column.end {
+                red += Int(source[offset])
+                green += Int(source[offset + 1])
+                blue += Int(source[offset + 2])
+                offset += 3
+              }
+              sums[x * 3] += red
+              sums[x * 3 + 1] += green
+              sums[x * 3 + 2] += blue
+            }
+          }
+          let rowCount = row.end - row.start
+          var out = y * newWidth * 3
+          for x in 0..<newWidth {
+            let from = mirrored ? newWidth - 1 - x : x
+            let area = rowCount * (columns[from].end - columns[from].start)
+            target[out] = UInt8(sums[from * 3] / area)
+            target[out + 1] = UInt8(sums[from * 3 + 1] / area)
+            target[out + 2] = UInt8(sums[from * 3 + 2] / area)
+            out += 3
+          }
+        }
+      }
+    }
+    return result
+  }
+}

@@ -55,11 +55,19 @@ public struct SceneCamera<C: Clock>: CameraSource where C.Duration == Duration {
 }
 
 /// An open scene camera.
+///
+/// Previews are drawn at preview size: the still parts once at open, the moving ones (the
+/// cloudy sky, the swaying tree) each frame, with fresh noise, off the cooperative pool.
+/// The photo starts from a full-size still drawn in the background once the exposure has
+/// settled; at the shutter only its moving parts are redrawn, as they are in the frame
+/// nearest that instant.
 final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Duration {
   private struct State {
     var frameIndex = 0
     var exposureEV: Double
-    var photo: Task<Frame, any Error>?
+    /// The full-size still, rendering or rendered, at `stillExposure`.
+    var still: Task<Void, Never>?
+    var stillExposure: Double?
     var closed = false
   }
 
@@ -68,8 +76,10 @@ final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Dura
   private let previewWidth: Int
   private let previewHeight: Int
   private let radiance: [Float]
+  private let moving: [Int32]
   private let opened: C.Instant
   private let state: Locked<State>
+  private let still = OneShot<Frame>()
 
   /// How far auto-exposure moves towards the target each frame (35 %).
   static var convergence: Double { 0.35 }
@@ -77,12 +87,21 @@ final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Dura
   init(camera: SceneCamera<C>) {
     self.camera = camera
     renderer = SceneRenderer(preset: camera.preset)
-    previewWidth = 320
-    previewHeight = max(1, Int((320 * Double(camera.height) / Double(camera.width)).rounded()))
+    previewWidth = min(camera.width, 320)
+    previewHeight = max(
+      1, Int((Double(previewWidth) * Double(camera.height) / Double(camera.width)).rounded()))
     radiance = renderer.radianceMap(width: previewWidth, height: previewHeight)
+    moving = renderer.movingPixels(width: previewWidth, height: previewHeight)
     opened = camera.clock.now
     // NB: like a webcam that opens on its last settings: three stops off for this scene.
     state = Locked(State(exposureEV: camera.preset.ev + 3))
+  }
+
+  private var interval: Duration { .seconds(1) / camera.frameRate }
+
+  /// A duration in seconds, for the scene's motion.
+  private static func seconds(_ duration: Duration) -> Float {
+    Float(duration.components.seconds) + Float(duration.components.attoseconds) * 1e-18
   }
 
   func nextPreview() async throws -> Frame {
@@ -91,12 +110,16 @@ final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Dura
       defer { state.frameIndex += 1 }
       return (state.frameIndex, state.exposureEV)
     }
-    let interval = Duration.seconds(1) / camera.frameRate
-    let deadline = opened.advanced(by: interval * (index + 1))
-    try await camera.clock.sleep(until: deadline, tolerance: nil)
-    let frame = renderer.frame(
-      radiance: radiance, width: previewWidth, height: previewHeight, exposureEV: exposure,
-      frameIndex: index, timestamp: opened.duration(to: camera.clock.now))
+    let nominal = interval * (index + 1)
+    try await camera.clock.sleep(until: opened.advanced(by: nominal), tolerance: nil)
+    let renderer = renderer
+    let (map, moving, width, height) = (radiance, self.moving, previewWidth, previewHeight)
+    let timestamp = opened.duration(to: camera.clock.now)
+    let frame = await OffPool.quick {
+      renderer.preview(
+        map: map, moving: moving, width: width, height: height, exposureEV: exposure,
+        frameIndex: index + 1, time: Self.seconds(nominal), timestamp: timestamp)
+    }
     // Auto-exposure: move part of the way towards mid-grey, at most 1.5 stops a frame.
     let error = log2(max(SceneStatistics(frame).meanLinear, 1e-4) / Metering.midGrey)
     let step = min(max(error * Self.convergence, -1.5), 1.5)
@@ -104,49 +127,62 @@ final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Dura
       state.exposureEV += step
       return state.exposureEV
     }
-    if abs(error) < 0.05 { startPhoto(at: settledExposure) }
+    if abs(error) < 0.05 { startStill(at: settledExposure) }
     return frame
   }
 
-  /// Starts rendering the full-resolution photo in the background, once.
-  private func startPhoto(at exposure: Double) {
+  /// Starts rendering the full-size still in the background, once.
+  private func startStill(at exposure: Double) {
     let renderer = renderer
-    let width = camera.width
-    let height = camera.height
+    let (width, height) = (camera.width, camera.height)
+    let still = still
     state.withLock { state in
-      guard state.photo == nil, !state.closed else { return }
-      state.photo = Task {
-        try await OffPool.run { isCancelled in
-          try renderer.render(
-            width: width, height: height, exposureEV: exposure, timestamp: .zero,
-            isCancelled: isCancelled)
+      guard state.still == nil, !state.closed else { return }
+      state.stillExposure = exposure
+      state.still = Task {
+        do {
+          let frame = try await OffPool.run { isCancelled in
+            try renderer.render(
+              width: width, height: height, exposureEV: exposure, timestamp: .zero,
+              isCancelled: isCancelled)
+          }
+          still.fulfil(.success(frame))
+        } catch {
+          still.fulfil(.failure(error))
         }
       }
     }
   }
 
+  /// The photo as the frame nearest now: the still with its moving parts redrawn at that
+  /// frame's instant. A cancelled capture stops waiting; the still stays for the next one.
   func capture() async throws -> Frame {
-    let exposure = state.withLock { $0.exposureEV }
-    startPhoto(at: exposure)
-    guard let photo = state.withLock({ $0.photo }) else { throw CancellationError() }
-    var frame = try await withTaskCancellationHandler {
-      try await photo.value
-    } onCancel: {
-      photo.cancel()
+    let (exposure, elapsed) = state.withLock {
+      ($0.exposureEV, opened.duration(to: camera.clock.now))
     }
-    // NB: the scene does not move, so the picture rendered once settled is the one at zero;
-    // it carries the capture instant.
-    frame.timestamp = opened.duration(to: camera.clock.now)
+    startStill(at: exposure)
+    var frame = try await still.value()
+    let index = Int((elapsed / interval).rounded())
+    let instant = interval * index
+    let renderer = renderer
+    frame = try await OffPool.run { [frame] isCancelled in
+      var frame = frame
+      try renderer.drawMoving(
+        into: &frame, exposureEV: frame.exposureEV ?? exposure, time: Self.seconds(instant),
+        frameIndex: index, isCancelled: isCancelled)
+      return frame
+    }
+    frame.timestamp = instant
     return frame
   }
 
   func close() async {
-    let photo = state.withLock { state -> Task<Frame, any Error>? in
+    let task = state.withLock { state -> Task<Void, Never>? in
       state.closed = true
-      defer { state.photo = nil }
-      return state.photo
+      return state.still
     }
-    photo?.cancel()
-    _ = try? await photo?.value
+    task?.cancel()
+    await task?.value
+    still.fulfil(.failure(CancellationError()))
   }
 }

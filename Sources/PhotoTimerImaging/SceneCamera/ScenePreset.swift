@@ -29,6 +29,13 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
   var shading: Float
   /// Whether the light sources are street lamps on poles.
   var poles = false
+  /// How thick the clouds drifting across the sky are, 0 (none, or no sky) to 1.
+  var clouds: Float = 0
+  /// The clouds' colour, linear, relative to mid-grey.
+  var cloudColor: (red: Float, green: Float, blue: Float) = (1, 1, 1)
+  /// The sensor's noise at this light: the spread of a pixel's level from frame to frame
+  /// (relative); a camera in the dark amplifies its noise with its gain.
+  var noise: Float = 0.02
   /// Whether the light sources are in the sky, far away (the sun): the ground and everything
   /// standing on it hide them and their glow. Lamps are near, and shine in front.
   var inSky: Bool { !poles && ev >= 10 }
@@ -69,12 +76,13 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
     sources: [
       LightSource(
         x: 0.82, y: 0.12, radius: 0.025, glow: 0.12, intensity: 60, color: (1, 1, 0.95))
-    ], shading: 1)
+    ], shading: 1, clouds: 0.9, cloudColor: (1.9, 1.9, 1.95))
 
   /// An overcast day, EV 12: flat, grey, little colour.
   public static let overcast = ScenePreset(
     name: "overcast", ev: 12, light: (0.98, 1.0, 1.04), skyTop: (0.95, 0.98, 1.05),
-    skyHorizon: (1.25, 1.27, 1.3), groundLight: 0.75, sources: [], shading: 0.35)
+    skyHorizon: (1.25, 1.27, 1.3), groundLight: 0.75, sources: [], shading: 0.35, clouds: 0.5,
+    cloudColor: (0.72, 0.74, 0.78), noise: 0.025)
 
   /// Golden hour, EV 11: a low sun and warm orange light.
   public static let goldenHour = ScenePreset(
@@ -83,7 +91,7 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
     sources: [
       LightSource(
         x: 0.52, y: 0.49, radius: 0.035, glow: 0.25, intensity: 30, color: (1.6, 0.9, 0.35))
-    ], shading: 0.9)
+    ], shading: 0.9, clouds: 0.7, cloudColor: (2.1, 1.1, 0.75), noise: 0.03)
 
   /// Indoors under tungsten lamps, EV 7.
   public static let indoor = ScenePreset(
@@ -94,7 +102,7 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
         x: 0.3, y: 0.1, radius: 0.03, glow: 0.1, intensity: 25, color: (1.6, 1.0, 0.5)),
       LightSource(
         x: 0.7, y: 0.1, radius: 0.03, glow: 0.1, intensity: 25, color: (1.6, 1.0, 0.5)),
-    ], shading: 0.6)
+    ], shading: 0.6, noise: 0.05)
 
   /// A street at night, EV 3: orange sodium lamps, a deep blue sky, dark ground.
   public static let night = ScenePreset(
@@ -107,7 +115,7 @@ public struct ScenePreset: Hashable, Sendable, CustomStringConvertible {
         x: 0.5, y: 0.26, radius: 0.012, glow: 0.03, intensity: 120, color: (1.7, 0.9, 0.3)),
       LightSource(
         x: 0.93, y: 0.3, radius: 0.012, glow: 0.03, intensity: 120, color: (0.8, 0.95, 1.6)),
-    ], shading: 1, poles: true)
+    ], shading: 1, poles: true, noise: 0.09)
 
   /// Every preset, brightest first.
   public static let all: [ScenePreset] = [daylight, overcast, goldenHour, indoor, night]

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimer
 
 /// Draws the scene camera's picture: sky, the sun or lamps, ground, a house, a tree, a ball
 /// and a box, with texture, under a ``ScenePreset``'s light.
@@ -17,9 +18,17 @@ struct SceneRenderer: Sendable {
 
   typealias Color = (red: Float, green: Float, blue: Float)
 
-  /// Linear radiance at (u, v), both 0…1 from the top left; `aspect` is width / height.
-  func radiance(u: Float, v: Float, aspect: Float) -> Color {
-    let horizon: Float = 0.55
+  /// The horizon, as a fraction of the height from the top.
+  static var horizon: Float { 0.55 }
+  /// Clouds float above this line (fraction of the height), thinning out towards it.
+  static var cloudLine: Float { 0.4 }
+  /// The box the swaying canopy stays in (u, then v, from the top left).
+  static var treeBox: (u: ClosedRange<Float>, v: ClosedRange<Float>) { (0.57...0.83, 0.27...0.52) }
+
+  /// Linear radiance at (u, v), both 0…1 from the top left, `time` seconds after the camera
+  /// opened (clouds drift, the tree sways); `aspect` is width / height.
+  func radiance(u: Float, v: Float, aspect: Float, time: Float = 0) -> Color {
+    let horizon = Self.horizon
     let light = preset.light
     var color: Color
     if v < horizon {
@@ -42,15 +51,25 @@ struct SceneRenderer: Sendable {
         base.blue * light.blue * lit
       )
     }
-    let surface = shape(u: u, v: v, aspect: aspect)
+    let surface = shape(u: u, v: v, aspect: aspect, time: time)
     if let surface { color = surface }
     // NB: the sun is behind everything: its disc and glow light only the sky that shows.
     if preset.inSky, surface != nil || v >= horizon { return color }
+    var veil: Float = 0
+    if surface == nil, v < Self.cloudLine {
+      veil = cloudCover(u: u, v: v, aspect: aspect, time: time)
+      let cloud = preset.cloudColor
+      color = (
+        color.red + (cloud.red - color.red) * veil,
+        color.green + (cloud.green - color.green) * veil,
+        color.blue + (cloud.blue - color.blue) * veil
+      )
+    }
     for source in preset.sources {
       let dx = (u - source.x) * aspect
       let dy = v - source.y
       let distance = (dx * dx + dy * dy).squareRoot()
-      let strength: Float
+      var strength: Float
       if distance < source.radius {
         strength = source.intensity
       } else {
@@ -58,6 +77,8 @@ struct SceneRenderer: Sendable {
         let falloff = 1 / (1 + q * q)
         strength = source.intensity * 0.06 * falloff * falloff
       }
+      // A cloud in front of the sun dims it.
+      strength *= 1 - 0.85 * veil
       color.red += strength * source.color.red
       color.green += strength * source.color.green
       color.blue += strength * source.color.blue
@@ -65,8 +86,44 @@ struct SceneRenderer: Sendable {
     return color
   }
 
+  /// How much cloud covers the sky at (u, v) at `time`: 0 (clear) to the preset's amount.
+  /// The clouds drift to the right at 0.6 % of the width a second.
+  func cloudCover(u: Float, v: Float, aspect: Float, time: Float) -> Float {
+    guard preset.clouds > 0, v < Self.cloudLine else { return 0 }
+    let x = (u - time * 0.006) * aspect * 3.5
+    let y = v * 8
+    let noise =
+      0.6 * Self.valueNoise(x, y) + 0.3 * Self.valueNoise(x * 2.1 + 17, y * 2.3 + 5)
+      + 0.1 * Self.valueNoise(x * 4.7 + 3, y * 4.1 + 11)
+    let density = Self.smoothstep(0.48, 0.72, noise)
+    let thinning = 1 - Self.smoothstep(Self.cloudLine * 0.6, Self.cloudLine, v)
+    return density * thinning * preset.clouds
+  }
+
+  /// How far the canopy leans (in widths) at height `v` and `time`: most at the top, none
+  /// at the trunk; a slow sway with a quicker flutter on it.
+  static func sway(v: Float, time: Float) -> Float {
+    let lean = max(0, min(1, (0.5 - v) / 0.2))
+    let phase = time * 2 * .pi
+    return lean * (0.008 * sin(phase / 2.9) + 0.0025 * sin(phase / 1.1 + 1.3))
+  }
+
+  /// Whether (u, v) can change from frame to frame: the sky where clouds drift, and the box
+  /// the tree sways in. Everything else is drawn once.
+  func isMoving(u: Float, v: Float) -> Bool {
+    if preset.clouds > 0, v < Self.cloudLine { return true }
+    let box = Self.treeBox
+    return box.u.contains(u) && box.v.contains(v)
+  }
+
+  @inline(__always)
+  static func smoothstep(_ low: Float, _ high: Float, _ x: Float) -> Float {
+    let t = max(0, min(1, (x - low) / (high - low)))
+    return t * t * (3 - 2 * t)
+  }
+
   /// The lit colour of the shape at (u, v), or `nil` where there is none.
-  private func shape(u: Float, v: Float, aspect: Float) -> Color? {
+  private func shape(u: Float, v: Float, aspect: Float, time: Float) -> Color? {
     let light = preset.light
     let shading = preset.shading
     let level = preset.groundLight
@@ -100,8 +157,8 @@ struct SceneRenderer: Sendable {
         if abs((u - source.x) * aspect) < 0.006 { return (0.01, 0.01, 0.012) }
       }
     }
-    // The tree: a round canopy on a trunk.
-    let cx = (u - 0.7) * aspect
+    // The tree: a round canopy on a trunk, swaying.
+    let cx = (u - 0.7 - Self.sway(v: v, time: time)) * aspect
     let cy = v - 0.4
     let canopy = cx * cx + cy * cy
     if canopy < 0.012 {
@@ -170,20 +227,48 @@ struct SceneRenderer: Sendable {
     return map
   }
 
-  /// Encodes a radiance map exposed at `exposureEV` as a frame, with a little sensor noise
-  /// that changes with `frameIndex`.
-  func frame(
-    radiance map: [Float], width: Int, height: Int, exposureEV: Double, frameIndex: Int,
-    timestamp: Duration
+  /// The pixels of a `width` × `height` grid that can change from frame to frame (see
+  /// ``isMoving(u:v:)``), as indices into the grid.
+  func movingPixels(width: Int, height: Int) -> [Int32] {
+    var moving: [Int32] = []
+    for y in 0..<height {
+      let v = (Float(y) + 0.5) / Float(height)
+      for x in 0..<width where isMoving(u: (Float(x) + 0.5) / Float(width), v: v) {
+        moving.append(Int32(y * width + x))
+      }
+    }
+    return moving
+  }
+
+  /// One preview: the still parts from `map` (a ``radianceMap(width:height:)``), the moving
+  /// ones drawn at `time`, exposed at `exposureEV`, with sensor noise that changes with
+  /// `frameIndex`.
+  func preview(
+    map: [Float], moving: [Int32], width: Int, height: Int, exposureEV: Double, frameIndex: Int,
+    time: Float, timestamp: Duration
   ) -> Frame {
+    var radiance = map
+    let aspect = Float(width) / Float(height)
+    radiance.withUnsafeMutableBufferPointer { radiance in
+      for index in moving {
+        let pixel = Int(index)
+        let u = (Float(pixel % width) + 0.5) / Float(width)
+        let v = (Float(pixel / width) + 0.5) / Float(height)
+        let color = self.radiance(u: u, v: v, aspect: aspect, time: time)
+        radiance[pixel * 3] = color.red * scale
+        radiance[pixel * 3 + 1] = color.green * scale
+        radiance[pixel * 3 + 2] = color.blue * scale
+      }
+    }
     var frame = Frame(width: width, height: height, timestamp: timestamp, exposureEV: exposureEV)
     let gain = Float(pow(2, preset.ev - exposureEV))
+    let amount = preset.noise
     frame.pixels.withUnsafeMutableBufferPointer { pixels in
-      map.withUnsafeBufferPointer { map in
+      radiance.withUnsafeBufferPointer { radiance in
         for index in 0..<(width * height) {
-          let noise = 1 + 0.02 * (Self.hash(index, frameIndex, 7) - 0.5)
+          let noise = 1 + amount * (Self.hash(index, frameIndex, 7) - 0.5)
           for channel in 0..<3 {
-            let value = map[index * 3 + channel] * gain * noise
+            let value = radiance[index * 3 + channel] * gain * noise
             pixels[index * 3 + channel] = ColorMath.fastCode(fromLinear: value)
           }
         }
@@ -192,33 +277,92 @@ struct SceneRenderer: Sendable {
     return frame
   }
 
-  /// Renders a full-resolution frame directly (no radiance map), in chunks of rows between
-  /// which `isCancelled` is checked.
+  /// Renders a full-resolution frame at time zero directly (no radiance map), in chunks of
+  /// rows between which `isCancelled` is checked: the still picture a photo starts from.
   func render(
     width: Int, height: Int, exposureEV: Double, timestamp: Duration,
     isCancelled: () -> Bool = { false }
   ) throws -> Frame {
     var frame = Frame(width: width, height: height, timestamp: timestamp, exposureEV: exposureEV)
-    let gain = Float(pow(2, preset.ev - exposureEV)) * scale
-    let aspect = Float(width) / Float(height)
     let chunk = max(1, 131_072 / width)
     try frame.pixels.withUnsafeMutableBufferPointer { pixels in
-      for y in 0..<height {
-        if y % chunk == 0, isCancelled() { throw CancellationError() }
-        let v = (Float(y) + 0.5) / Float(height)
-        var offset = y * width * 3
-        for x in 0..<width {
-          let u = (Float(x) + 0.5) / Float(width)
-          let color = radiance(u: u, v: v, aspect: aspect)
-          let noise = 1 + 0.02 * (Self.hash(x, y, 11) - 0.5)
-          pixels[offset] = ColorMath.fastCode(fromLinear: color.red * gain * noise)
-          pixels[offset + 1] = ColorMath.fastCode(fromLinear: color.green * gain * noise)
-          pixels[offset + 2] = ColorMath.fastCode(fromLinear: color.blue * gain * noise)
-          offset += 3
-        }
+      for y in stride(from: 0, to: height, by: chunk) {
+        if isCancelled() { throw CancellationError() }
+        drawRows(
+          y..<min(y + chunk, height), into: pixels, width: width, height: height,
+          exposureEV: exposureEV, time: 0, frameIndex: 11, movingOnly: false)
       }
     }
     return frame
+  }
+
+  /// Redraws the moving parts of a full-resolution still (from ``render(width:height:exposureEV:timestamp:isCancelled:)``)
+  /// as they are at `time`, with that frame's noise, on every core.
+  func drawMoving(
+    into frame: inout Frame, exposureEV: Double, time: Float, frameIndex: Int,
+    isCancelled: @Sendable () -> Bool = { false }
+  ) throws {
+    let width = frame.width
+    let height = frame.height
+    // Only rows that hold something moving: the cloudy sky and the tree's box.
+    let last = Int(
+      (max(preset.clouds > 0 ? Self.cloudLine : 0, Self.treeBox.v.upperBound)
+        * Float(height)).rounded(.up))
+    let rows = min(height, last + 1)
+    let parts = 8
+    let cancelled = Locked(false)
+    frame.pixels.withUnsafeMutableBufferPointer { pixels in
+      let base = UncheckedPointer(pixels)
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        guard !isCancelled() else {
+          cancelled.withLock { $0 = true }
+          return
+        }
+        let from = rows * part / parts
+        let to = rows * (part + 1) / parts
+        drawRows(
+          from..<to, into: base.buffer, width: width, height: height, exposureEV: exposureEV,
+          time: time, frameIndex: frameIndex, movingOnly: true)
+      }
+    }
+    if cancelled.withLock({ $0 }) { throw CancellationError() }
+  }
+
+  /// Draws `rows` of a `width` × `height` picture into `pixels` (all of each row, or only
+  /// its moving pixels).
+  private func drawRows(
+    _ rows: Range<Int>, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
+    exposureEV: Double, time: Float, frameIndex: Int, movingOnly: Bool
+  ) {
+    let gain = Float(pow(2, preset.ev - exposureEV)) * scale
+    let aspect = Float(width) / Float(height)
+    let amount = preset.noise
+    let box = Self.treeBox
+    let treeColumns =
+      Int(
+        (box.u.lowerBound * Float(width)).rounded(.down))..<Int(
+        (box.u.upperBound * Float(width)).rounded(.up))
+    for y in rows {
+      let v = (Float(y) + 0.5) / Float(height)
+      let columns: Range<Int>
+      if !movingOnly || (preset.clouds > 0 && v < Self.cloudLine) {
+        columns = 0..<width
+      } else if box.v.contains(v) {
+        columns = max(0, treeColumns.lowerBound)..<min(width, treeColumns.upperBound)
+      } else {
+        continue
+      }
+      var offset = (y * width + columns.lowerBound) * 3
+      for x in columns {
+        let u = (Float(x) + 0.5) / Float(width)
+        let color = radiance(u: u, v: v, aspect: aspect, time: time)
+        let noise = 1 + amount * (Self.hash(x, y, frameIndex) - 0.5)
+        pixels[offset] = ColorMath.fastCode(fromLinear: color.red * gain * noise)
+        pixels[offset + 1] = ColorMath.fastCode(fromLinear: color.green * gain * noise)
+        pixels[offset + 2] = ColorMath.fastCode(fromLinear: color.blue * gain * noise)
+        offset += 3
+      }
+    }
   }
 
   /// The scale at which the centre-weighted mean of the clipped picture is mid-grey.
@@ -260,4 +404,10 @@ struct SceneRenderer: Sendable {
     }
     return Float(pow(2, Double((low + high) / 2)))
   }
+}
+
+/// A buffer handed to the parts of one `concurrentPerform`, each writing rows of its own.
+private struct UncheckedPointer: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<UInt8>
+  init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 }

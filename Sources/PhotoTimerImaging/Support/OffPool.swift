@@ -36,4 +36,24 @@ public enum OffPool {
       cancelled.withLock { $0 = true }
     }
   }
+
+  /// One queue for short jobs (scaling a preview): dispatch's own worker threads, never the
+  /// cooperative pool's.
+  private static let quickQueue = DispatchQueue(
+    label: "phototimer.frames", qos: .userInitiated, attributes: .concurrent)
+
+  /// Runs a short job (a millisecond or two: scaling a preview) off the cooperative pool,
+  /// without starting a thread for it.
+  ///
+  /// - Parameter work: The job.
+  /// - Returns: Its result.
+  public static func quick<Value: Sendable>(
+    _ work: @escaping @Sendable () -> Value
+  ) async
+    -> Value
+  {
+    await withCheckedContinuation { continuation in
+      quickQueue.async { continuation.resume(returning: work()) }
+    }
+  }
 }

@@ -1,0 +1,308 @@
+import PhotoTimer
+
+/// A camera that lives as long as the screen, not as long as a run: opened once, its stream
+/// runs (and can be watched through ``previews(fitting:mirrored:)``) until it is closed.
+///
+/// A `LiveCamera` is itself a ``CameraSource``: give it to a ``CameraPipeline`` and each run
+/// borrows the running stream instead of opening the camera. The run's camera step settles
+/// and meters on the frames already flowing (at once when the camera has settled), and the
+/// capture takes the frame nearest zero from the same session: no reopen, no mode switch,
+/// no second process on the device. Ending a run (captured, failed or cancelled) ends only
+/// the borrow; ``close()`` closes the camera and everything under it, and ends every
+/// preview stream.
+///
+/// ```swift
+/// let camera = LiveCamera(FFmpegCamera(input: "/dev/video0", format: "v4l2", clock: clock))
+/// try await camera.start()
+/// let pipeline = CameraPipeline(source: camera, sink: store, clock: clock)
+/// for try await frame in camera.previews(fitting: PreviewSize(width: 640, height: 480)) {
+///   show(frame)
+/// }
+/// ```
+public final class LiveCamera: CameraSource {
+  private struct State {
+    var opening: Task<Void, Never>?
+    var session: (any CameraSession)?
+    var pump: Task<Void, Never>?
+    /// How many frames the stream delivered; the latest frame is number `sequence`.
+    var sequence = 0
+    var latest: Frame?
+    /// The last few frames, oldest first, for a run that joins the stream.
+    var recent: [Frame] = []
+    /// Why the stream stopped, when it failed.
+    var failure: (any Error)?
+    var closed = false
+    var closing: Task<Void, Never>?
+    var waiters: [Int: Waiter] = [:]
+    var nextWaiter = 0
+  }
+
+  /// A frame and its number in the stream.
+  typealias Delivery = (sequence: Int, frame: Frame)
+
+  private struct Waiter {
+    var after: Int
+    var continuation: CheckedContinuation<Delivery?, any Error>
+  }
+
+  /// The camera underneath.
+  public let source: any CameraSource
+  /// The previews a joining run's settler starts from.
+  public let history: Int
+  /// The width the previews a run meters are scaled to.
+  public let meteringWidth: Int
+  private let state = Locked(State())
+  private let opened = OneShot<any CameraSession>()
+
+  /// Creates the live camera; nothing is opened until ``start()`` (or the first run).
+  ///
+  /// - Parameters:
+  ///   - source: The camera.
+  ///   - history: Frames kept for a run that joins the stream (default 8).
+  ///   - meteringWidth: The width a run's previews are scaled to (default 320).
+  public init(_ source: any CameraSource, history: Int = 8, meteringWidth: Int = 320) {
+    self.source = source
+    self.history = max(history, 1)
+    self.meteringWidth = max(meteringWidth, 1)
+  }
+
+  /// The source's maker.
+  public var make: String { source.make }
+  /// The source's model.
+  public var model: String { source.model }
+
+  /// The number of frames the stream has delivered.
+  public var frameCount: Int { state.withLock { $0.sequence } }
+
+  /// When the newest frame was taken (on the source's clock), or `nil` before the first.
+  public var latestTimestamp: Duration? { state.withLock { $0.latest?.timestamp } }
+
+  /// Whether ``close()`` was called.
+  public var isClosed: Bool { state.withLock { $0.closed } }
+
+  /// Opens the camera and starts its stream; returns once it is open. Calling it again, or
+  /// from several tasks at once, opens it once.
+  ///
+  /// - Throws: What the source's `open()` throws, or `CancellationError` when the camera was
+  ///   closed (or the calling task cancelled) first.
+  public func start() async throws {
+    let first = state.withLock { state -> Bool in
+      guard state.opening == nil, !state.closed else { return false }
+      state.opening = Task { await self.openAndPump() }
+      return true
+    }
+    _ = first
+    _ = try await opened.value()
+  }
+
+  private func openAndPump() async {
+    let session: any CameraSession
+    do {
+      session = try await source.open()
+    } catch {
+      fail(error)
+      opened.fulfil(.failure(error))
+      return
+    }
+    let closedAlready = state.withLock { state -> Bool in
+      guard !state.closed else { return true }
+      state.session = session
+      return false
+    }
+    if closedAlready {
+      await session.close()
+      opened.fulfil(.failure(CancellationError()))
+      return
+    }
+    opened.fulfil(.success(session))
+    while true {
+      let frame: Frame
+      do {
+        frame = try await session.nextFrame()
+      } catch {
+        if !state.withLock({ $0.closed }) { fail(error) }
+        return
+      }
+      deliver(frame)
+    }
+  }
+
+  private func deliver(_ frame: Frame) {
+    let due = state.withLock { state -> [(Int, CheckedContinuation<Delivery?, any Error>)] in
+      state.sequence += 1
+      state.latest = frame
+      state.recent.append(frame)
+      if state.recent.count > history { state.recent.removeFirst(state.recent.count - history) }
+      let ready = state.waiters.filter { $0.value.after < state.sequence }
+      for key in ready.keys { state.waiters.removeValue(forKey: key) }
+      return ready.values.map { (state.sequence, $0.continuation) }
+    }
+    for (sequence, waiter) in due { waiter.resume(returning: (sequence, frame)) }
+  }
+
+  private func fail(_ error: any Error) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Delivery?, any Error>] in
+      if state.failure == nil { state.failure = error }
+      defer { state.waiters = [:] }
+      return state.waiters.values.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume(throwing: error) }
+  }
+
+  /// The newest frame after frame number `after`, as soon as there is one: the latest at
+  /// once when the stream has moved on, else the next to arrive. `nil` once closed.
+  ///
+  /// - Throws: Why the stream failed, or `CancellationError` when the task is cancelled.
+  func frame(after: Int) async throws -> Delivery? {
+    let id = state.withLock { state -> Int in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let now = state.withLock { state -> Result<Delivery?, any Error>? in
+          if state.closed { return .success(nil) }
+          if let failure = state.failure { return .failure(failure) }
+          if Task.isCancelled { return .failure(CancellationError()) }
+          if state.sequence > after, let latest = state.latest {
+            return .success((state.sequence, latest))
+          }
+          state.waiters[id] = Waiter(after: after, continuation: continuation)
+          return nil
+        }
+        if let now { continuation.resume(with: now) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+      waiter?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// The stream's previews: each the newest frame, scaled (off the cooperative pool) to fit
+  /// inside `room`, mirrored left to right when `mirrored` (the photo never is).
+  ///
+  /// A consumer slower than the camera skips frames; it never falls behind. The stream ends
+  /// when the camera is closed and throws when the camera fails. It does not start the
+  /// camera: call ``start()``.
+  public func previews(fitting room: PreviewSize, mirrored: Bool = false) -> PreviewStream {
+    PreviewStream(camera: self, room: room, mirrored: mirrored)
+  }
+
+  /// Borrows the running stream for one run, starting the camera when it is not open yet.
+  /// Closing the borrow leaves the camera running.
+  public func open() async throws -> any CameraSession {
+    try await start()
+    guard let session = state.withLock({ $0.session }) else { throw CancellationError() }
+    return Borrow(camera: self, session: session)
+  }
+
+  /// Closes the camera: stops its stream and every thread and child process under it, ends
+  /// every preview stream. Any number of callers may close it at once; each returns when it
+  /// is closed.
+  public func close() async {
+    let closing = state.withLock { state -> Task<Void, Never> in
+      if let closing = state.closing { return closing }
+      state.closed = true
+      let opening = state.opening
+      let closing = Task {
+        opening?.cancel()
+        self.opened.fulfil(.failure(CancellationError()))
+        let waiters = self.state.withLock { state in
+          defer { state.waiters = [:] }
+          return state.waiters.values.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume(returning: nil) }
+        await opening?.value
+        let session = self.state.withLock { state in
+          defer { state.session = nil }
+          return state.session
+        }
+        await session?.close()
+      }
+      state.closing = closing
+      return closing
+    }
+    await closing.value
+  }
+
+  /// The frames kept for a joining run, oldest first.
+  fileprivate var recentFrames: [Frame] { state.withLock { $0.recent } }
+
+  /// One run's view of the running stream.
+  private final class Borrow: CameraSession {
+    let camera: LiveCamera
+    let session: any CameraSession
+
+    init(camera: LiveCamera, session: any CameraSession) {
+      self.camera = camera
+      self.session = session
+    }
+
+    func nextPreview() async throws -> Frame {
+      let frame = try await nextFrame()
+      let width = camera.meteringWidth
+      return await OffPool.quick { frame.downscaled(maxWidth: width) }
+    }
+
+    func nextFrame() async throws -> Frame {
+      let seen = camera.frameCount
+      guard let next = try await camera.frame(after: seen) else { throw CancellationError() }
+      return next.frame
+    }
+
+    func recentPreviews() async throws -> [Frame] {
+      let frames = camera.recentFrames
+      let width = camera.meteringWidth
+      return await OffPool.quick { frames.map { $0.downscaled(maxWidth: width) } }
+    }
+
+    func capture() async throws -> Frame { try await session.capture() }
+
+    func burst(count: Int) async throws -> [Frame] { try await session.burst(count: count) }
+
+    /// The run is over; the camera stays open for the screen.
+    func close() async {}
+  }
+}
+
+/// A live camera's previews: always the newest frame, scaled to fit a room.
+///
+/// ```swift
+/// for try await frame in camera.previews(fitting: PreviewSize(width: 120, height: 80)) {
+///   draw(frame)  // frame.timestamp: when the camera took it
+/// }
+/// ```
+public struct PreviewStream: AsyncSequence, Sendable {
+  /// A scaled frame, carrying its capture timestamp.
+  public typealias Element = Frame
+
+  let camera: LiveCamera
+  /// The room previews are scaled to fit.
+  public let room: PreviewSize
+  /// Whether previews are mirrored left to right.
+  public let mirrored: Bool
+
+  /// Starts reading at the newest frame.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(camera: camera, room: room, mirrored: mirrored)
+  }
+
+  /// Reads the stream.
+  public struct Iterator: AsyncIteratorProtocol {
+    let camera: LiveCamera
+    let room: PreviewSize
+    let mirrored: Bool
+    var seen = 0
+
+    /// The newest frame after the last one returned, scaled; `nil` once the camera closed.
+    ///
+    /// - Throws: Why the camera's stream failed, or `CancellationError`.
+    public mutating func next() async throws -> Frame? {
+      guard let (sequence, frame) = try await camera.frame(after: seen) else { return nil }
+      seen = sequence
+      let room = room
+      let mirrored = mirrored
+      return await OffPool.quick { frame.scaled(toFit: room, mirrored: mirrored) }
+    }
+  }
+}
