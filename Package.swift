@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "PhotoTimerPOSIX", targets: ["PhotoTimerPOSIX"]),
     .library(name: "PhotoTimerImaging", targets: ["PhotoTimerImaging"]),
     .library(name: "PhotoTimerJPEG", targets: ["PhotoTimerJPEG"]),
+    .library(name: "PhotoTimerTerminal", targets: ["PhotoTimerTerminal"]),
     .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
     .library(name: "PhotoTimerGPhoto2", targets: ["PhotoTimerGPhoto2"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
@@ -43,6 +44,9 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX", "CTurboJPEG", "CExif", "CPNG",
       ]),
+    // Pictures in a terminal: half-block cells in 24-bit colour redrawn by difference, and
+    // the kitty graphics protocol. Bytes only: writing them is the caller's.
+    .target(name: "PhotoTimerTerminal", dependencies: ["PhotoTimerImaging"]),
     // Cameras through ffmpeg as a child process: webcams, IP cameras, test sources (POSIX).
     .target(
       name: "PhotoTimerFFmpeg",
@@ -65,13 +69,13 @@ let package = Package(
       name: "PhotoTimerCLI",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerPOSIX", "CMallocControl",
+        "PhotoTimerFFmpeg", "PhotoTimerPOSIX", "PhotoTimerTerminal", "CMallocControl",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
@@ -109,6 +113,8 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGPhoto2Tests",
       dependencies: ["PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG"]),
+    .testTarget(
+      name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
   ],
