@@ -6,6 +6,7 @@
 enum CommandOption: CaseIterable, Hashable {
   case seconds, camera, ffmpegFormat, output, location, noLocation, gpsd, filter, keepOriginal
   case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
+  case frame, noPreview, mirror, noMirror
   case help, version
 
   /// What an option's value is.
@@ -126,6 +127,26 @@ enum CommandOption: CaseIterable, Hashable {
         names: ["--quality"],
         value: .integer(name: "N", range: 1...100, unit: nil, example: "92"),
         help: ["JPEG quality, 1…100 (default 92)"])
+    case .frame:
+      Declaration(
+        names: ["--frame"], value: nil,
+        help: [
+          "frame first: the preview runs and nothing is counted until",
+          "space; c during the count goes back to framing, space after",
+          "a photo takes the next one, q or Esc quits",
+        ])
+    case .noPreview:
+      Declaration(
+        names: ["--no-preview"], value: nil,
+        help: [
+          "no live picture in the live view (it is on when the terminal", "takes 24-bit colour)",
+        ])
+    case .mirror:
+      Declaration(
+        names: ["--mirror"], value: nil,
+        help: ["mirror the preview (default for webcams); the photo never is"])
+    case .noMirror:
+      Declaration(names: ["--no-mirror"], value: nil, help: ["do not mirror the preview"])
     case .help:
       Declaration(names: ["-h", "--help"], value: nil, help: ["show this help"])
     case .version:

@@ -64,6 +64,12 @@ struct CommandOptions: Equatable {
     var json = false
     var beep: Bool?
     var color = true
+    /// `--frame`: the preview runs and each count waits for space.
+    var frame = false
+    /// Whether the live view may show the live picture (`--no-preview` turns it off).
+    var preview = true
+    /// `--mirror` or `--no-mirror`; `nil` mirrors webcams only.
+    var mirror: Bool?
   }
 
   enum Action: Equatable {
@@ -90,8 +96,10 @@ struct CommandOptions: Equatable {
       "options:",
     ] + CommandOption.helpLines + [
       "",
-      "keys in the live view: c, Esc or q cancel · space or Enter take it now · r restart", "",
-      "exit status: 0 photo taken · 1 the run failed (the message says what to do) · 2 bad usage",
+      "keys in the live view: c, Esc or q cancel · space or Enter take it now · r restart",
+      "with --frame: space starts · c goes back to framing · q or Esc quits while framing", "",
+      "exit status: 0 photo taken (--frame: at least one) · 1 the run failed (the message says",
+      "what to do) · 2 bad usage",
       "· 130 cancelled (key or Ctrl-C) · 143 terminated (SIGTERM) · 129 hung up (SIGHUP)",
     ]).joined(separator: "\n")
   }
@@ -196,12 +204,31 @@ struct CommandOptions: Equatable {
       run.beep = false
     }
     run.color = !parsed.has(.noColor) && (environment["NO_COLOR"] ?? "").isEmpty
+    run.frame = parsed.has(.frame)
+    run.preview = !parsed.has(.noPreview)
+    if parsed.has(.mirror), parsed.has(.noMirror) {
+      problems.append("--mirror and --no-mirror cannot be combined")
+    } else if parsed.has(.mirror) {
+      run.mirror = true
+    } else if parsed.has(.noMirror) {
+      run.mirror = false
+    }
+    if run.frame, run.json {
+      problems.append("--frame needs the live view; it cannot be combined with --json")
+    }
+    if run.frame, parsed.has(.interval) {
+      problems.append(
+        "--frame and --interval cannot be combined: a time-lapse does not wait for keys")
+    }
     if parsed.has(.simulate) {
       if parsed.has(.camera) {
         problems.append("--simulate and --camera cannot be combined")
       }
       run.camera = .simulated
       if locationOptions.isEmpty { run.location = .simulated }
+      if run.frame {
+        problems.append("--frame needs a camera; it cannot be combined with --simulate")
+      }
     }
     switch (parsed.value(.interval), parsed.has(.count)) {
     case (nil, false): break

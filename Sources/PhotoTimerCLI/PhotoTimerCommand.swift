@@ -35,14 +35,29 @@ struct PhotoTimerCommand {
       exit(await Doctor(options: run).report())
     case .run(var run):
       if run.camera == .auto { run.camera = await resolveAuto() }
+      let source = cameraSource(run)
+      let screen = CommandSession.Screen(
+        options: run, environment: environment, interactive: Terminal.isInteractive,
+        size: Terminal.size, hasCamera: source != nil)
+      if run.frame, screen.mode != .live {
+        writeError(
+          "error: --frame needs a terminal to show the preview and read keys\n"
+            + CommandOptions.usageLine + "\n")
+        exit(ExitCode.usage.rawValue)
+      }
+      // NB: the screen holds the camera when it shows its picture or frames first; else each
+      // run opens and closes its own.
+      let camera = source.flatMap { screen.preview != nil || run.frame ? LiveCamera($0) : nil }
       let services: PhotoTimerServices
       do {
-        services = try makeServices(run).mapErrors(CommandAdvice.advise)
+        services = try makeServices(run, camera: camera ?? source).mapErrors(CommandAdvice.advise)
       } catch {
         writeError("error: \(CommandAdvice.advise(error))\n")
         exit(ExitCode.failure.rawValue)
       }
-      exit(await CommandSession(options: run, services: services).run().rawValue)
+      let session = CommandSession(
+        options: run, services: services, screen: screen, camera: camera)
+      exit(await session.run().rawValue)
     }
   }
 
@@ -60,30 +75,39 @@ struct PhotoTimerCommand {
     return .scene(.daylight)
   }
 
-  /// The services the options ask for; checks the output folder before any counting.
-  static func makeServices(_ options: CommandOptions.RunOptions) throws -> PhotoTimerServices {
+  /// The camera the options ask for, or `nil` for the simulation and for gphoto2 (which
+  /// brings its own camera step).
+  static func cameraSource(_ options: CommandOptions.RunOptions) -> (any CameraSource)? {
+    let clock = ContinuousClock()
+    switch options.camera {
+    case .simulated, .gphoto2: return nil
+    case .scene(let preset):
+      return SceneCamera(
+        preset: preset, width: options.width, height: options.height, clock: clock)
+    case .file(let path): return ImageFileCamera(path: path, clock: clock)
+    case .ffmpeg(let input, let format):
+      return FFmpegCamera(input: input, format: format, clock: clock)
+    case .auto:
+      return SceneCamera(
+        preset: .daylight, width: options.width, height: options.height, clock: clock)
+    }
+  }
+
+  /// The services the options ask for, on `camera` (from ``cameraSource(_:)``, or the live
+  /// camera the screen holds over it); checks the output folder before any counting.
+  static func makeServices(
+    _ options: CommandOptions.RunOptions, camera: (any CameraSource)?
+  )
+    throws -> PhotoTimerServices
+  {
     let clock = ContinuousClock()
     var services: PhotoTimerServices = .simulated()
-    switch options.camera {
-    case .simulated: break
-    case .scene(let preset):
-      let source = SceneCamera(
-        preset: preset, width: options.width, height: options.height, clock: clock)
-      services = try pipeline(source, options).services(location: services.location)
-    case .file(let path):
-      let source = ImageFileCamera(path: path, clock: clock)
-      services = try pipeline(source, options).services(location: services.location)
-    case .ffmpeg(let input, let format):
-      let source = FFmpegCamera(input: input, format: format, clock: clock)
-      services = try pipeline(source, options).services(location: services.location)
-    case .gphoto2:
+    if let camera {
+      services = try pipeline(camera, options).services(location: services.location)
+    } else if options.camera == .gphoto2 {
       let store = store(options)
       try store.checkFolder()
       services = GPhoto2Camera(store: store, clock: clock).services(location: services.location)
-    case .auto:
-      let source = SceneCamera(
-        preset: .daylight, width: options.width, height: options.height, clock: clock)
-      services = try pipeline(source, options).services(location: services.location)
     }
     switch options.location {
     case .simulated: break

@@ -13,4 +13,12 @@ enum StandardStream {
     case .error: FileDescriptor.standardError.write(text: text)
     }
   }
+
+  /// Writes all of `bytes` (escape sequences built as bytes); a closed pipe drops them.
+  func write(bytes: [UInt8]) {
+    switch self {
+    case .output: _ = try? FileDescriptor.standardOutput.writeAll(bytes)
+    case .error: _ = try? FileDescriptor.standardError.writeAll(bytes)
+    }
+  }
 }

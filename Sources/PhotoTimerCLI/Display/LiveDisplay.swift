@@ -1,6 +1,8 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerImaging
 import PhotoTimerPOSIX
+import PhotoTimerTerminal
 
 /// The live view: a big count, the three preparations as a checklist with spinners, the
 /// state at zero; after the run, a summary and a timeline chart.
@@ -8,6 +10,11 @@ import PhotoTimerPOSIX
 /// Events only update the model and wake the drawing thread, so showing an event never holds
 /// up the engine. The view is redrawn in place when something changed, and ten times a
 /// second while a spinner turns.
+///
+/// With a preview (``PreviewMethod``) the view fills the alternate screen: the live picture
+/// sized to the terminal with the count drawn over it, the checklist below. Each frame
+/// rewrites only the cells that changed; a resize clears and redraws. When the view is
+/// done it goes back to the normal screen and leaves the text view and summary there.
 final class LiveDisplay: RunDisplay {
   struct Model {
     /// The run as the library's reducer sees it: status, and each step that has ended.
@@ -18,6 +25,17 @@ final class LiveDisplay: RunDisplay {
     /// Ticks not drawn yet: how late the engine published each (against its deadline) and
     /// when the display received it, for the frame log.
     var pendingTicks: [PendingTick] = []
+    /// The newest preview, scaled to the room it was asked for.
+    var preview: Frame?
+    /// Framing (`--frame`): the count waits for space; what to say.
+    var framing: Framing?
+  }
+
+  /// What the framing line says.
+  struct Framing: Equatable {
+    var photos: Int
+    var lastFile: String?
+    var problem: String?
   }
 
   struct PendingTick {
@@ -34,6 +52,10 @@ final class LiveDisplay: RunDisplay {
   private let state = Locked(Model())
   private let doorbell: Doorbell?
   private let flags = Locked((stopped: false, drawnLines: 0))
+  /// How the preview is drawn, or `nil` for the text view.
+  let previewMethod: TerminalGraphics.Method?
+  /// What is on the alternate screen (the drawing thread's alone).
+  private let screen = Locked(ScreenState())
   private let worker = Locked<ReaderThread?>(nil)
   private let terminal: Terminal
   private let clock = ContinuousClock()
@@ -42,8 +64,11 @@ final class LiveDisplay: RunDisplay {
   init(
     title: String, color: Bool, beep: Bool, terminal: Terminal,
     status: @escaping @Sendable (PreparationStep) -> String?,
+    preview: TerminalGraphics.Method? = nil,
     frameLog: String? = ProcessInfo.processInfo.environment["PHOTOTIMER_FRAME_LOG"]
   ) {
+    self.previewMethod = preview
+    if preview != nil { terminal.enterAlternateScreen() }
     self.title = title
     self.color = color
     self.beep = beep
@@ -63,6 +88,7 @@ final class LiveDisplay: RunDisplay {
       case .started(let seconds):
         model.countFrom = seconds
         model.startedAt = clock.now
+        model.framing = nil
       case .tick(let remaining):
         // The tick showing `remaining` is due (count − remaining) seconds after the start.
         let deadline = Duration.seconds(model.countFrom - remaining)
@@ -89,6 +115,9 @@ final class LiveDisplay: RunDisplay {
 
   func finish(_ result: PhotoTimerResult, timeline: Timeline) async {
     await stopDrawing()
+    terminal.leaveAlternateScreen()
+    // The last run, as the text view shows it.
+    state.withLock { $0.framing = nil }
     draw(final: true)
     var lines: [String] = []
     if case .captured(let photo) = result {
@@ -96,6 +125,35 @@ final class LiveDisplay: RunDisplay {
       lines += chart(timeline)
     }
     StandardStream.output.write(lines.map { $0 + "\n" }.joined())
+  }
+
+  /// Framing: the preview runs, the count waits for space.
+  func framing(_ framing: Framing) {
+    state.withLock { model in
+      model.framing = framing
+      model.note = nil
+    }
+    wake()
+  }
+
+  /// A newer preview frame.
+  func showPreview(_ frame: Frame) {
+    state.withLock { $0.preview = frame }
+    wake()
+  }
+
+  /// The room the preview is drawn in now, in pixels (from the terminal's size), or `nil`
+  /// when the terminal is too small for one.
+  var previewRoom: PreviewSize? {
+    guard let previewMethod else { return nil }
+    let layout = ScreenLayout(size: Terminal.size)
+    guard let cells = layout.preview else { return nil }
+    switch previewMethod {
+    case .halfBlocks: return PreviewSize(width: cells.columns, height: cells.rows * 2)
+    // NB: kitty scales the picture to the cells; about 8 × 16 pixels a cell, at most 960 wide.
+    case .kitty:
+      return PreviewSize(width: min(cells.columns * 8, 960), height: min(cells.rows * 16, 720))
+    }
   }
 
   func close() async {
@@ -153,13 +211,138 @@ final class LiveDisplay: RunDisplay {
       defer { model.pendingTicks = [] }
       return (model, model.pendingTicks)
     }
+    if previewMethod != nil, !final {
+      drawScreen(model)
+    } else {
+      drawText(model, final: final)
+    }
+    logTicks(ticks, model: model)
+  }
+
+  /// The header line.
+  private func header(_ model: Model, final: Bool) -> String {
+    let keys: String
+    if final {
+      keys = ""
+    } else if model.framing != nil {
+      keys = "   space start · q quit"
+    } else {
+      keys = "   c cancel · space take it now · r restart"
+    }
+    return paint("phototimer", "1") + "  ·  " + title + (model.note.map { "  ·  \($0)" } ?? "")
+      + paint(keys, "2")
+  }
+
+  /// What the framing line says: the prompt, the last photo, a problem.
+  private func framingLine(_ framing: Framing) -> String {
+    var line = "  " + paint("framing", "1;36") + "  ·  press space to start the count"
+    if let file = framing.lastFile {
+      line += "  ·  " + paint("✓ \(framing.photos) taken, last \(file)", "32")
+    }
+    if let problem = framing.problem { line += "  ·  " + paint("✗ \(problem)", "31") }
+    return line
+  }
+
+  /// The status under the count: waiting, capturing, captured, failed, cancelled.
+  private func statusLine(_ model: Model) -> String {
+    if let framing = model.framing { return framingLine(framing) }
+    switch model.run.status {
+    case .counting(let remaining): return "  " + paint("\(remaining)", "1;36") + " …"
+    case .waiting(let steps):
+      return "  \(spinner) waiting for \(steps.map(\.rawValue).joined(separator: ", "))…"
+    case .capturing: return "  \(spinner) capturing…"
+    case .captured: return "  " + paint("✓ captured", "1;32")
+    case .failed(let failure): return "  " + paint("✗ \(failure.message)", "1;31")
+    case .idle: return "  " + (model.startedAt == nil ? "starting…" : "cancelled")
+    }
+  }
+
+  /// The full-screen view: header, preview with the count over it, status, checklist; only
+  /// what changed is written.
+  private func drawScreen(_ model: Model) {
+    let size = Terminal.size
+    let layout = ScreenLayout(size: size)
+    var out: [UInt8] = []
+    var texts: [Int: String] = [
+      1: header(model, final: false), layout.statusRow: statusLine(model),
+    ]
+    for (offset, line) in checklist(model, final: false).enumerated() {
+      texts[layout.checklistRow + offset] = line
+    }
+    screen.withLock { screen in
+      if screen.size.map({ $0 != size }) ?? true {
+        // A new size: start from a clear screen.
+        out += Array("\u{1B}[0m\u{1B}[2J".utf8)
+        if previewMethod == .kitty { out += KittyGraphics.delete(id: 1) }
+        screen = ScreenState()
+        screen.size = size
+      }
+      if let cells = layout.preview, var frame = model.preview {
+        let pictureRows = previewMethod == .kitty ? cells.rows : (frame.height + 1) / 2
+        let pictureColumns =
+          previewMethod == .kitty
+          ? min(
+            cells.columns, Int(Double(frame.width) / Double(frame.height) * Double(cells.rows) * 2))
+          : frame.width
+        // NB: a frame scaled for the size before a resize does not fit: wait for the next.
+        if pictureColumns <= cells.columns, pictureRows <= cells.rows {
+          if case .counting(let remaining) = model.run.status, model.framing == nil {
+            CountOverlay.draw(remaining, on: &frame)
+          }
+          let row = cells.row + (cells.rows - pictureRows) / 2
+          let column = 1 + (size.columns - pictureColumns) / 2
+          let box = [row, column, pictureColumns, pictureRows]
+          if screen.pictureBox != box {
+            if let old = screen.pictureBox {
+              for line in old[0]..<(old[0] + old[3]) {
+                out += Array("\u{1B}[\(line);1H\u{1B}[2K".utf8)
+              }
+            }
+            screen.canvas = TerminalCanvas(row: row, column: column)
+            screen.pictureBox = box
+          }
+          switch previewMethod {
+          case .kitty:
+            out += Array("\u{1B}[\(row);\(column)H".utf8)
+            out += KittyGraphics.image(frame, id: 1, columns: pictureColumns, rows: pictureRows)
+          case .halfBlocks, nil:
+            out += screen.canvas.draw(HalfBlockPicture(frame)).text
+          }
+        }
+      }
+      for (row, text) in texts.sorted(by: { $0.key < $1.key }) where screen.rows[row] != text {
+        out += Array("\u{1B}[\(row);1H\(Self.clip(text, to: size.columns))\u{1B}[0m\u{1B}[K".utf8)
+        screen.rows[row] = text
+      }
+    }
+    if !out.isEmpty { StandardStream.output.write(bytes: out) }
+  }
+
+  private func drawText(_ model: Model, final: Bool) {
     let width = Terminal.size.columns
     var lines: [String] = []
-    lines.append(
-      paint("phototimer", "1") + "  ·  " + title
-        + (model.note.map { "  ·  \($0)" } ?? "")
-        + (final ? "" : paint("   c cancel · space take it now · r restart", "2")))
+    lines.append(header(model, final: final))
     lines.append("")
+    if let framing = model.framing {
+      lines.append(contentsOf: ["", "", framingLine(framing), "", ""])
+    } else {
+      lines.append(contentsOf: bigStatus(model, width: width))
+    }
+    lines.append("")
+    lines.append(contentsOf: checklist(model, final: final))
+    let clipped = lines.map { Self.clip($0, to: width) }
+    var text = ""
+    let previous = flags.withLock { $0.drawnLines }
+    if previous > 0 { text += "\u{1B}[\(previous)F" }
+    text += clipped.map { $0 + "\u{1B}[K\n" }.joined()
+    text += "\u{1B}[J"
+    flags.withLock { $0.drawnLines = clipped.count }
+    StandardStream.output.write(text)
+  }
+
+  /// The count in big digits, or the state at zero, five lines.
+  private func bigStatus(_ model: Model, width: Int) -> [String] {
+    var lines: [String] = []
     switch model.run.status {
     case .counting(let remaining):
       for row in BigDigits.rows(remaining) {
@@ -182,7 +365,12 @@ final class LiveDisplay: RunDisplay {
         "", "", "  " + (model.startedAt == nil ? "starting…" : "cancelled"), "", "",
       ])
     }
-    lines.append("")
+    return lines
+  }
+
+  /// The three preparations, one line each.
+  private func checklist(_ model: Model, final: Bool) -> [String] {
+    var lines: [String] = []
     for step in PreparationStep.allCases {
       let name = step.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
       switch model.line(for: step) {
@@ -207,14 +395,11 @@ final class LiveDisplay: RunDisplay {
         lines.append("  \(paint("·", "2")) \(name)")
       }
     }
-    let clipped = lines.map { Self.clip($0, to: width) }
-    var text = ""
-    let previous = flags.withLock { $0.drawnLines }
-    if previous > 0 { text += "\u{1B}[\(previous)F" }
-    text += clipped.map { $0 + "\u{1B}[K\n" }.joined()
-    text += "\u{1B}[J"
-    flags.withLock { $0.drawnLines = clipped.count }
-    StandardStream.output.write(text)
+    return lines
+  }
+
+  /// Appends the ticks drawn to the frame log, if one is kept.
+  private func logTicks(_ ticks: [PendingTick], model: Model) {
     if let frameLog, !ticks.isEmpty {
       // Each line: the count shown, then its deadline and the moment it was on screen, both
       // in seconds from the start (on screen = deadline + engine's lateness + drawing delay).

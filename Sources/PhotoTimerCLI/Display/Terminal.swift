@@ -6,6 +6,7 @@ import PhotoTimerPOSIX
 final class Terminal: Sendable {
   private let mode: TerminalMode
   private let restored = Locked(false)
+  private let alternate = Locked(false)
 
   /// Whether standard output is a terminal.
   static var isInteractive: Bool { FileDescriptor.standardOutput.isTerminal }
@@ -27,15 +28,36 @@ final class Terminal: Sendable {
       return !done
     }
     guard first else { return }
+    leaveAlternateScreen()
     StandardStream.output.write("\u{1B}[0m\u{1B}[?25h")
     mode.restore()
+  }
+
+  /// Switches to the alternate screen (a full-screen view that leaves the scrollback as it
+  /// was), cleared.
+  func enterAlternateScreen() {
+    alternate.withLock { $0 = true }
+    StandardStream.output.write("\u{1B}[?1049h\u{1B}[2J")
+  }
+
+  /// Back to the normal screen, if the alternate one is shown. Safe to call more than once.
+  func leaveAlternateScreen() {
+    let shown = alternate.withLock { shown -> Bool in
+      defer { shown = false }
+      return shown
+    }
+    if shown { StandardStream.output.write("\u{1B}[0m\u{1B}[?1049l") }
   }
 }
 
 /// Keys pressed in the live view.
 enum Key: Equatable {
+  /// c: cancel the count.
   case cancel
-  case takeNow
+  /// q or Esc: cancel the count, or quit while framing.
+  case quit
+  /// Space or Enter: take it now, or start while framing.
+  case go
   case restart
 
   /// The keys in what a terminal sent at once; an escape sequence (an arrow: ESC [ A) is
@@ -44,9 +66,9 @@ enum Key: Equatable {
     if bytes.count > 1, bytes[0] == 0x1B { return [] }
     return bytes.compactMap { byte in
       switch byte {
-      case UInt8(ascii: "c"), UInt8(ascii: "q"), UInt8(ascii: "C"), UInt8(ascii: "Q"), 0x1B:
-        .cancel
-      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): .takeNow
+      case UInt8(ascii: "c"), UInt8(ascii: "C"): .cancel
+      case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x1B: .quit
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): .go
       case UInt8(ascii: "r"), UInt8(ascii: "R"): .restart
       default: nil
       }
@@ -74,10 +96,7 @@ final class KeyReader: Sendable {
         // Hung up or closed: no more keys.
         guard ready[0].contains(.readable), let bytes = try? input.read(upTo: 64), !bytes.isEmpty
         else { return }
-        for key in Key.keys(in: bytes) {
-          onKey(key)
-          if key == .cancel { return }
-        }
+        for key in Key.keys(in: bytes) { onKey(key) }
       }
     }
   }

@@ -77,6 +77,9 @@ public final class LiveCamera: CameraSource {
   /// When the newest frame was taken (on the source's clock), or `nil` before the first.
   public var latestTimestamp: Duration? { state.withLock { $0.latest?.timestamp } }
 
+  /// Whether the stream stopped with an error (the camera went away, ffmpeg ended).
+  public var isFailed: Bool { state.withLock { $0.failure != nil } }
+
   /// Whether ``close()`` was called.
   public var isClosed: Bool { state.withLock { $0.closed } }
 
