@@ -116,7 +116,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),
     // Runs the built `phototimer` binary end to end.
-    .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI"]),
+    .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI", "PhotoTimerPOSIX"]),
   ],
   swiftLanguageModes: [.v6]
 )

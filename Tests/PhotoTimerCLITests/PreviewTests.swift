@@ -1,0 +1,320 @@
+import Foundation
+import PhotoTimerPOSIX
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `phototimer` in a tmux pane of its own (a server on a private socket), read back with
+/// `capture-pane -e` the way a person sees it: characters and their 24-bit colours.
+final class TmuxPane {
+  let socket: String
+  let folder: URL
+  let configuration: URL
+
+  /// Starts `phototimer arguments` in a `columns` × `rows` pane with `environment` added;
+  /// `@folder` in an argument stands for a new empty folder of the pane's own.
+  init(
+    _ arguments: [String], columns: Int = 100, rows: Int = 32,
+    environment: [String: String] = ["COLORTERM": "truecolor"]
+  ) async throws {
+    socket = "phototimer-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // NB: from the server's start, so a program that ends at once still leaves its status.
+    configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
+    try "set-option -g remain-on-exit on\n".write(
+      to: configuration, atomically: true, encoding: .utf8)
+    var command = ["env", "-u", "NO_COLOR", "-u", "TMUX", "HOME=\(CommandRun.home.path)"]
+    command += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    command +=
+      [CommandRun.binary.path]
+      + arguments.map { $0.replacingOccurrences(of: "@folder", with: folder.path) }
+    // NB: the shell writes the status to a file: tmux does not always keep a pane's status.
+    let script =
+      command.map(Self.quoted).joined(separator: " ") + "; echo $? > "
+      + Self.quoted(statusFile.path)
+    // NB: the server this starts keeps the client's standard output open; ChildProcess.run
+    // stops reading once the client has exited.
+    try await tmux(
+      ["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "test", "sh", "-c", script])
+  }
+
+  /// Where the shell in the pane writes the program's exit status.
+  var statusFile: URL { configuration.appendingPathExtension("status") }
+
+  static func quoted(_ word: String) -> String {
+    "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// Runs a tmux command on this pane's server; returns its output.
+  @discardableResult
+  func tmux(_ arguments: [String]) async throws -> String {
+    try await ChildProcess.run(["tmux", "-L", socket, "-f", configuration.path] + arguments).output
+  }
+
+  /// The pane's text with its colours (`capture-pane -e`).
+  func screen() async -> String {
+    (try? await tmux(["capture-pane", "-e", "-p", "-t", "test"])) ?? ""
+  }
+
+  /// The pane's text without colours.
+  func text() async -> String { (try? await tmux(["capture-pane", "-p", "-t", "test"])) ?? "" }
+
+  /// Waits until `condition` holds for the screen (polling every 50 ms, at most `seconds`).
+  /// NB: this polls what another process shows; the deadline only stops a hung test.
+  @discardableResult
+  func wait(seconds: Double = 30, until condition: (String) -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if condition(await screen()) { return true }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    return condition(await screen())
+  }
+
+  func press(_ keys: String...) async { _ = try? await tmux(["send-keys", "-t", "test"] + keys) }
+
+  /// The program's pid (the child of the pane's shell).
+  func pid() async -> Int32? {
+    let shell = Int32(
+      (try? await tmux(["display", "-p", "-t", "test", "#{pane_pid}"]))?.trimmed ?? "")
+    return shell.flatMap { children(of: $0).first }
+  }
+
+  /// The exit status once the program ended, else `nil`.
+  func exitStatus() async -> Int32? {
+    let text = (try? String(contentsOf: statusFile, encoding: .utf8)) ?? ""
+    return Int32(text.trimmed)
+  }
+
+  /// Waits for the program to end; its status.
+  func waitForExit(seconds: Double = 30) async -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let status = await exitStatus() { return status }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    return await exitStatus()
+  }
+
+  func resize(columns: Int, rows: Int) async {
+    _ = try? await tmux(["resize-window", "-t", "test", "-x", "\(columns)", "-y", "\(rows)"])
+  }
+
+  /// Stops the server (and whatever still runs in the pane) and removes the folder.
+  func close() async {
+    _ = try? await tmux(["kill-server"])
+    try? FileManager.default.removeItem(at: folder)
+    try? FileManager.default.removeItem(at: configuration)
+    try? FileManager.default.removeItem(at: statusFile)
+  }
+}
+
+extension String {
+  var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+/// The preview's half-block cells on a captured screen: their 24-bit colours, per row.
+struct PaneCells {
+  struct Cell: Equatable {
+    var top: [Int]
+    var bottom: [Int]
+  }
+
+  var rows: [[Cell]] = []
+
+  init(_ screen: String) {
+    for line in screen.split(separator: "\n", omittingEmptySubsequences: false) {
+      var cells: [Cell] = []
+      var foreground = [0, 0, 0]
+      var background = [0, 0, 0]
+      var index = line.startIndex
+      while index < line.endIndex {
+        if line[index] == "\u{1B}", line.index(after: index) < line.endIndex,
+          line[line.index(after: index)] == "["
+        {
+          let body = line.index(index, offsetBy: 2)
+          guard let end = line[body...].firstIndex(where: { $0.isLetter }) else { break }
+          if line[end] == "m" {
+            let numbers = line[body..<end].split(separator: ";", omittingEmptySubsequences: false)
+              .map { Int($0) ?? 0 }
+            var at = 0
+            while at < numbers.count {
+              if numbers[at] == 38, at + 4 < numbers.count, numbers[at + 1] == 2 {
+                foreground = Array(numbers[(at + 2)...(at + 4)])
+                at += 5
+              } else if numbers[at] == 48, at + 4 < numbers.count, numbers[at + 1] == 2 {
+                background = Array(numbers[(at + 2)...(at + 4)])
+                at += 5
+              } else {
+                if numbers[at] == 0 {
+                  foreground = [0, 0, 0]
+                  background = [0, 0, 0]
+                }
+                at += 1
+              }
+            }
+          }
+          index = line.index(after: end)
+          continue
+        }
+        if line[index] == "▀" { cells.append(Cell(top: foreground, bottom: background)) }
+        index = line.index(after: index)
+      }
+      rows.append(cells)
+    }
+  }
+
+  /// Every cell, row by row.
+  var all: [Cell] { rows.flatMap { $0 } }
+  /// The widest row of cells.
+  var width: Int { rows.map(\.count).max() ?? 0 }
+}
+
+/// ffmpeg processes whose parent is `pid`.
+func ffmpegChildren(of pid: Int32) -> [Int32] {
+  children(of: pid).filter { child in
+    let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
+    return name.trimmed == "ffmpeg"
+  }
+}
+
+/// Runs `body` on a new pane, then closes it whatever happened.
+func withPane(
+  _ arguments: [String], columns: Int = 100, rows: Int = 32,
+  environment: [String: String] = ["COLORTERM": "truecolor"],
+  _ body: (TmuxPane) async throws -> Void
+) async throws {
+  let pane = try await TmuxPane(arguments, columns: columns, rows: rows, environment: environment)
+  do {
+    try await body(pane)
+  } catch {
+    await pane.close()
+    throw error
+  }
+  await pane.close()
+}
+
+/// Whether every channel of a cell is within `tolerance` of `color`.
+func isNear(_ cell: PaneCells.Cell, _ color: [Int], tolerance: Int = 6) -> Bool {
+  zip(cell.top + cell.bottom, color + color).allSatisfy { abs($0 - $1) <= tolerance }
+}
+
+@Suite("The live preview in a real terminal (tmux)", .serialized, .timeLimit(.minutes(3)))
+struct PreviewTests {
+  static let blue = [
+    "--camera", "ffmpeg:color=c=0x3366cc:size=320x240:rate=30", "--ffmpeg-format", "lavfi",
+  ]
+  static let moving = [
+    "--camera", "ffmpeg:testsrc2=size=320x240:rate=30", "--ffmpeg-format", "lavfi",
+  ]
+
+  @Test("The preview's cells carry the source's colour, before any count starts")
+  func colours() async throws {
+    try await withPane(Self.blue + ["--frame", "--no-location", "-o", "@folder"]) { pane in
+      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("framing") })
+      let cells = PaneCells(await pane.screen()).all
+      let off = cells.filter { !isNear($0, [0x33, 0x66, 0xCC]) }
+      #expect(off.isEmpty, "\(off.prefix(3)) of \(cells.count) cells are not 0x3366cc")
+      await pane.press("q")
+      #expect(await pane.waitForExit() == 130)  // quit without a photo
+    }
+  }
+
+  @Test(
+    "One ffmpeg for everything: a cancel back to framing (the preview keeps running), a restart, ten photos"
+  )
+  func oneCamera() async throws {
+    let arguments =
+      Self.moving + ["--frame", "-s", "1", "--no-location", "--no-beep", "-o", "@folder"]
+    try await withPane(arguments) { pane in
+      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("framing") })
+      let pid = try #require(await pane.pid())
+      let ffmpeg = ffmpegChildren(of: pid)
+      #expect(ffmpeg.count == 1)
+      // A count cancelled back to framing: the preview still runs.
+      await pane.press("Space")
+      #expect(await pane.wait { $0.contains("c cancel") })
+      await pane.press("c")
+      #expect(await pane.wait { $0.contains("framing") && !$0.contains("c cancel") })
+      let before = await pane.screen()
+      #expect(await pane.wait { $0 != before && PaneCells($0).all.count > 500 })
+      #expect(ffmpegChildren(of: pid) == ffmpeg)
+      // A restart during a count, then ten photos.
+      await pane.press("Space")
+      #expect(await pane.wait { $0.contains("c cancel") })
+      await pane.press("r")
+      for photo in 1...10 {
+        if photo > 1 { await pane.press("Space") }
+        #expect(await pane.wait { $0.contains("✓ \(photo) taken") }, "photo \(photo)")
+        #expect(ffmpegChildren(of: pid) == ffmpeg, "photo \(photo)")
+      }
+      let files = try FileManager.default.contentsOfDirectory(atPath: pane.folder.path)
+      #expect(files.filter { $0.hasSuffix(".jpg") }.count == 10)
+      await pane.press("q")
+      #expect(await pane.waitForExit() == 0)
+      #expect(ffmpegChildren(of: pid).isEmpty)
+    }
+  }
+
+  @Test("SIGINT during the count: exit 130, no ffmpeg left, no file, the normal screen back")
+  func interruptDuringCount() async throws {
+    try await withPane(Self.blue + ["-s", "30", "--no-location", "-o", "@folder"]) { pane in
+      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("c cancel") })
+      let pid = try #require(await pane.pid())
+      #expect(ffmpegChildren(of: pid).count == 1)
+      kill(pid, SIGINT)
+      #expect(await pane.waitForExit() == 130)
+      #expect(ffmpegChildren(of: pid).isEmpty)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: pane.folder.path).isEmpty)
+      // Back on the normal screen: no preview cells, the text view says it was cancelled.
+      #expect(PaneCells(await pane.screen()).all.isEmpty)
+      #expect(await pane.text().contains("cancelled"))
+    }
+  }
+
+  @Test("A resize redraws the preview at the new size")
+  func resize() async throws {
+    let arguments = Self.blue + ["--frame", "--no-location", "-o", "@folder"]
+    try await withPane(arguments, columns: 120, rows: 40) { pane in
+      #expect(await pane.wait { PaneCells($0).width > 60 })
+      let wide = PaneCells(await pane.screen()).width
+      await pane.resize(columns: 60, rows: 24)
+      #expect(
+        await pane.wait { screen in
+          let width = PaneCells(screen).width
+          return width > 0 && width <= 58
+        })
+      let narrow = PaneCells(await pane.screen())
+      #expect(narrow.width < wide)
+      // Nothing of the old, bigger picture is left over.
+      #expect(narrow.rows.allSatisfy { $0.count == 0 || $0.count == narrow.width })
+      await pane.press("q")
+      #expect(await pane.waitForExit() == 130)
+    }
+  }
+
+  @Test(
+    "No preview with NO_COLOR, without 24-bit colour, with --no-preview, or in a tiny terminal",
+    arguments: [
+      (["COLORTERM": "truecolor", "NO_COLOR": "1"], [String](), 100, 32),
+      (["TERM": "xterm-256color"], [String](), 100, 32),
+      (["COLORTERM": "truecolor"], ["--no-preview"], 100, 32),
+      (["COLORTERM": "truecolor"], [String](), 36, 14),
+    ])
+  func noPreview(
+    environment: [String: String], extra: [String], columns: Int, rows: Int
+  )
+    async throws
+  {
+    let arguments = Self.blue + ["-s", "30", "--no-location", "-o", "@folder"] + extra
+    try await withPane(arguments, columns: columns, rows: rows, environment: environment) { pane in
+      #expect(await pane.wait { $0.contains("camera    f/") })
+      #expect(PaneCells(await pane.screen()).all.isEmpty)
+      await pane.press("c")
+      #expect(await pane.waitForExit() == 130)
+    }
+  }
+}
