@@ -61,7 +61,7 @@ extension Benchmarks {
   /// How far the kept frame is from the shutter instant. The session's timestamps count from
   /// its own start; the offset between that and the benchmark's clock is found from a frame
   /// stamped just now.
-  private static func lagOf(
+  static func lagOf(
     _ frame: Frame, shutter: ContinuousClock.Instant, session: any CameraSession
   )
     async throws -> Duration

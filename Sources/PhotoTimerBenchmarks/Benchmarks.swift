@@ -22,6 +22,11 @@ struct Benchmarks {
       await cameraSessions()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--preview" {
+      await preview()
+      await shutterWithPreview()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--cancel" {
       await cancelLatency()
       await cancelBreakdown()
@@ -60,6 +65,8 @@ struct Benchmarks {
     command()
     await shutterLag()
     await cameraSessions()
+    await preview()
+    await shutterWithPreview()
     await timeLapseSchedule()
   }
 

@@ -1,0 +1,378 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerFFmpeg
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import PhotoTimerPOSIX
+import PhotoTimerTerminal
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A pseudo-terminal whose other side a thread reads and throws away, as a terminal emulator
+/// would (without drawing): writes cost what they cost on a real terminal's line.
+final class DrainedTerminal: @unchecked Sendable {
+  let master: Int32
+  let slave: Int32
+  private let drained = Locked(0)
+  private let done = DispatchSemaphore(value: 0)
+
+  init?() {
+    master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard master >= 0, ioctl(master, UInt(0x4004_5431), &unlock) == 0,  // TIOCSPTLCK
+      ioctl(master, UInt(0x8004_5430), &number) == 0  // TIOCGPTN
+    else { return nil }
+    slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+    guard slave >= 0 else { return nil }
+    var settings = termios()
+    tcgetattr(slave, &settings)
+    cfmakeraw(&settings)
+    tcsetattr(slave, TCSANOW, &settings)
+    let thread = Thread { [master, drained, done] in
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = read(master, &buffer, buffer.count)
+        if count <= 0 { break }
+        drained.withLock { $0 += count }
+      }
+      done.signal()
+    }
+    thread.start()
+  }
+
+  /// Bytes the terminal side has read.
+  var bytesRead: Int { drained.withLock { $0 } }
+
+  func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let count = Glibc.write(slave, buffer.baseAddress! + offset, buffer.count - offset)
+        if count <= 0 { return }
+        offset += count
+      }
+    }
+  }
+
+  func close() {
+    Glibc.close(slave)
+    done.wait()
+    Glibc.close(master)
+  }
+}
+
+extension Benchmarks {
+  /// The room a 120 × 40 terminal gives the preview (see the live view's layout): 118
+  /// columns, 32 rows of two pixels.
+  static let terminalRoom = PreviewSize(width: 118, height: 64)
+
+  /// Preview latency (frame arrival from ffmpeg → its cells written to a terminal) and the
+  /// preview's CPU, beside a naive reader that redraws every cell of every frame.
+  static func preview() async {
+    guard access("/usr/bin/ffmpeg", X_OK) == 0 else {
+      print("preview: ffmpeg is not installed (make setup installs it)")
+      return
+    }
+    let small = "testsrc2=size=640x480:rate=30"
+    let large = "testsrc2=size=1280x720:rate=30"
+    var oursP50: [Double] = []
+    var oursP95: [Double] = []
+    var naiveP50: [Double] = []
+    var naiveP95: [Double] = []
+    var bias: [Double] = []
+    for _ in 0..<3 {
+      guard let ours = await previewRun(small, frames: 300),
+        let naive = naiveRun(small, frames: 300)
+      else {
+        print("preview: the run failed")
+        return
+      }
+      oursP50.append(ours.latency.median.milliseconds)
+      oursP95.append(ours.latency.percentile(95).milliseconds)
+      naiveP50.append(naive.latency.median.milliseconds)
+      naiveP95.append(naive.latency.percentile(95).milliseconds)
+      bias.append(ours.originBias.milliseconds)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    row(
+      "preview latency 640×480→120×40, p50", ours: "\(fixed(median(oursP50), 2)) ms",
+      baseline: "\(fixed(median(naiveP50), 2)) ms (naive)",
+      ratio: ratio(median(naiveP50), median(oursP50)), target: "≤ 10 ms")
+    row(
+      "preview latency, p95", ours: "\(fixed(median(oursP95), 2)) ms",
+      baseline: "\(fixed(median(naiveP95), 2)) ms (naive)",
+      ratio: ratio(median(naiveP95), median(oursP95)), target: "≤ 33 ms")
+    print(
+      "  (3 runs of 300 frames; p50 per run \(oursP50.map { fixed($0, 2) }) ms, p95 "
+        + "\(oursP95.map { fixed($0, 2) }) ms; arrival counted from before ffmpeg was started, "
+        + "which adds up to \(fixed(median(bias), 2)) ms)")
+    var oursCPU: [Double] = []
+    var ffmpegCPU: [Double] = []
+    var naiveCPU: [Double] = []
+    var cells: [Double] = []
+    for _ in 0..<3 {
+      guard let ours = await previewRun(large, frames: 300),
+        let naive = naiveRun(large, frames: 300)
+      else {
+        print("preview: the 1280×720 run failed")
+        return
+      }
+      oursCPU.append(ours.cpu)
+      ffmpegCPU.append(ours.ffmpegCPU)
+      naiveCPU.append(naive.cpu)
+      cells.append(ours.cellsPerFrame)
+    }
+    row(
+      "preview CPU 1280×720 30 fps in 120×40", ours: "\(fixed(median(oursCPU), 1)) % of a core",
+      baseline: "\(fixed(median(naiveCPU), 1)) % (naive)",
+      ratio: ratio(median(naiveCPU), median(oursCPU)), target: "≤ 25 %")
+    print(
+      "  (runs \(oursCPU.map { fixed($0, 1) }) %; ffmpeg's own decoding apart: "
+        + "\(fixed(median(ffmpegCPU), 1)) % of a core; \(Int(median(cells))) of "
+        + "\(terminalRoom.width * terminalRoom.height / 2) cells rewritten a frame on testsrc2)")
+  }
+
+  struct PreviewRun {
+    var latency: Sample
+    /// Our process's CPU over the run, in % of one core.
+    var cpu: Double
+    var ffmpegCPU: Double
+    var cellsPerFrame: Double
+    var originBias: Duration
+  }
+
+  /// Ours: a live camera, its preview stream fitted to the terminal, the canvas writing the
+  /// changed cells to a pseudo-terminal.
+  static func previewRun(_ input: String, frames: Int) async -> PreviewRun? {
+    guard let terminal = DrainedTerminal() else { return nil }
+    defer { terminal.close() }
+    let before = clock.now
+    let camera = LiveCamera(FFmpegCamera(input: input, format: "lavfi", clock: clock))
+    do {
+      try await camera.start()
+    } catch {
+      return nil
+    }
+    let opened = clock.now
+    var canvas = TerminalCanvas(row: 3, column: 2)
+    var latencies: [Duration] = []
+    var warmUp = 30
+    var written = 0
+    var cpuStart = processCPU()
+    var wallStart = clock.now
+    var ffmpegStart = ffmpegCPUTime()
+    do {
+      for try await frame in camera.previews(fitting: terminalRoom) {
+        let (bytes, cells) = canvas.draw(HalfBlockPicture(frame))
+        terminal.write(bytes)
+        let arrival = before.advanced(by: frame.timestamp)
+        if warmUp > 0 {
+          warmUp -= 1
+          if warmUp == 0 {
+            // Warmed up: count from here.
+            cpuStart = processCPU()
+            wallStart = clock.now
+            ffmpegStart = ffmpegCPUTime()
+          }
+          continue
+        }
+        latencies.append(arrival.duration(to: clock.now))
+        written += cells
+        if latencies.count == frames { break }
+      }
+    } catch {
+      await camera.close()
+      return nil
+    }
+    let wall = seconds(wallStart.duration(to: clock.now))
+    let cpu = (processCPU() - cpuStart) / wall * 100
+    let ffmpeg = (ffmpegCPUTime() - ffmpegStart) / wall * 100
+    await camera.close()
+    return PreviewRun(
+      latency: Sample(latencies), cpu: cpu, ffmpegCPU: ffmpeg,
+      cellsPerFrame: Double(written) / Double(max(latencies.count, 1)),
+      originBias: before.duration(to: opened))
+  }
+
+  /// The baseline: ffmpeg's raw frames read in order on a thread, each scaled and every cell
+  /// redrawn with its colours, as a first version would.
+  static func naiveRun(_ input: String, frames: Int) -> PreviewRun? {
+    guard let terminal = DrainedTerminal() else { return nil }
+    defer { terminal.close() }
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(command: [
+        "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+        input, "-an", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+      ])
+    } catch {
+      return nil
+    }
+    let size = input.contains("1280") ? (1280, 720) : (640, 480)
+    let frameBytes = size.0 * size.1 * 3
+    var latencies: [Duration] = []
+    var pending: [UInt8] = []
+    var cpuStart = processCPU()
+    var wallStart = clock.now
+    while latencies.count < frames + 30 {
+      guard let bytes = try? child.output.read(upTo: 1 << 16), !bytes.isEmpty else { break }
+      pending += bytes
+      guard pending.count >= frameBytes else { continue }
+      let arrival = clock.now
+      let pixels = Array(pending[0..<frameBytes])
+      pending.removeFirst(frameBytes)
+      guard let frame = Frame(width: size.0, height: size.1, pixels: pixels) else { break }
+      let scaled = frame.scaled(toFit: terminalRoom)
+      var text = "\u{1B}[H"
+      for row in stride(from: 0, to: scaled.height - 1, by: 2) {
+        text += "\u{1B}[\(3 + row / 2);2H"
+        for x in 0..<scaled.width {
+          let top = scaled[x, row]
+          let bottom = scaled[x, row + 1]
+          text +=
+            "\u{1B}[38;2;\(top.red);\(top.green);\(top.blue)m"
+            + "\u{1B}[48;2;\(bottom.red);\(bottom.green);\(bottom.blue)m▀"
+        }
+      }
+      terminal.write(Array(text.utf8))
+      latencies.append(arrival.duration(to: clock.now))
+      if latencies.count == 30 {
+        cpuStart = processCPU()
+        wallStart = clock.now
+      }
+    }
+    let wall = seconds(wallStart.duration(to: clock.now))
+    let cpu = (processCPU() - cpuStart) / wall * 100
+    child.terminate(grace: .milliseconds(200))
+    _ = child.waitBlocking(timeout: nil)
+    child.closePipes()
+    guard latencies.count > 30 else { return nil }
+    return PreviewRun(
+      latency: Sample(Array(latencies.dropFirst(30))), cpu: cpu, ffmpegCPU: 0, cellsPerFrame: 0,
+      originBias: .zero)
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+  }
+
+  /// This process's user and system CPU time, in seconds.
+  static func processCPU() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+  }
+
+  /// The CPU time (seconds) of this process's ffmpeg children, from /proc.
+  static func ffmpegCPUTime() -> Double {
+    let me = getpid()
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    var total = 0.0
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard Int32(entry) != nil,
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        stat.contains("(ffmpeg)"), let close = stat.lastIndex(of: ")")
+      else { continue }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      // After the name: state, ppid, …; utime and stime are fields 14 and 15 of the line.
+      guard fields.count > 13, Int32(fields[1]) == me, let user = Double(fields[11]),
+        let system = Double(fields[12])
+      else { continue }
+      total += (user + system) / ticks
+    }
+    return total
+  }
+
+  /// Shutter lag with the preview running (a consumer drawing to a terminal), and how long a
+  /// photo takes (shutter → file written) first and right after a cancelled run.
+  static func shutterWithPreview() async {
+    let input = "testsrc2=size=640x480:rate=30"
+    guard let terminal = DrainedTerminal() else { return }
+    defer { terminal.close() }
+    let camera = LiveCamera(FFmpegCamera(input: input, format: "lavfi", clock: clock))
+    var lags: [Duration] = []
+    var first: [Duration] = []
+    var afterCancel: [Duration] = []
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-bench-preview-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+      try await camera.start()
+      let drawing = Task {
+        var canvas = TerminalCanvas(row: 3, column: 2)
+        for try await frame in camera.previews(fitting: terminalRoom) {
+          terminal.write(canvas.draw(HalfBlockPicture(frame)).text)
+        }
+      }
+      let session = try await camera.open()
+      for _ in 0..<15 { _ = try await session.nextPreview() }
+      for round in 0..<40 {
+        try await Task.sleep(for: .milliseconds(23 + (round * 7) % 41))
+        let shutter = clock.now
+        let frame = try await session.capture()
+        lags.append(try await lagOf(frame, shutter: shutter, session: session))
+      }
+      let pipeline = CameraPipeline(
+        source: camera, sink: PhotoStore(folder: folder), clock: clock, filter: .none)
+      let service = pipeline.camera()
+      for round in 0..<60 {
+        // NB: a random phase against the frames: the capture waits up to half a frame.
+        try await Task.sleep(for: .milliseconds(Int.random(in: 5...40)))
+        let settings = try await service.prepare()
+        let request = CaptureRequest(
+          settings: settings, location: nil, filter: .natural, shutterOffset: .seconds(1))
+        let start = clock.now
+        _ = try await service.capture(request)
+        let taken = start.duration(to: clock.now)
+        await service.release()
+        if round % 2 == 0 {
+          first.append(taken)
+          // A run cancelled mid-capture, then the next photo.
+          let cancelled = Task {
+            _ = try await service.prepare()
+            _ = try await service.capture(request)
+          }
+          try await Task.sleep(for: .milliseconds(2))
+          cancelled.cancel()
+          _ = try? await cancelled.value
+          await service.release()
+        } else {
+          afterCancel.append(taken)
+        }
+      }
+      drawing.cancel()
+      await camera.close()
+      _ = try? await drawing.value
+    } catch {
+      print("shutter with preview: \(error)")
+      await camera.close()
+      return
+    }
+    let lag = Sample(lags)
+    row(
+      "shutter lag, preview running, median", ours: "\(fixed(lag.median.milliseconds, 1)) ms",
+      baseline: "—", ratio: "—", target: "≤ 16.7 ms (½ frame)")
+    row(
+      "shutter lag, preview running, p95", ours: "\(fixed(lag.percentile(95).milliseconds, 1)) ms",
+      baseline: "—", ratio: "—", target: "≤ 33 ms")
+    let a = Sample(first)
+    let b = Sample(afterCancel)
+    row(
+      "photo after a cancel (640×480), median", ours: "\(fixed(b.median.milliseconds, 1)) ms",
+      baseline: "\(fixed(a.median.milliseconds, 1)) ms (not)",
+      ratio: ratio(a.median.milliseconds, b.median.milliseconds), target: "≤ the other")
+    row(
+      "photo after a cancel, p95", ours: "\(fixed(b.percentile(95).milliseconds, 1)) ms",
+      baseline: "\(fixed(a.percentile(95).milliseconds, 1)) ms (not)",
+      ratio: ratio(a.percentile(95).milliseconds, b.percentile(95).milliseconds),
+      target: "≤ the other")
+    print(
+      "  (shutter → photo saved, 30 photos each, taken alternately: after a run cancelled mid-capture, or not)"
+    )
+  }
+}
