@@ -186,8 +186,11 @@ final class CommandSession: Sendable {
         framing.photos = photos
         framing.lastFile = photo.file.map { $0.lastPathComponent } ?? "none"
       case .failed(let failure):
-        // NB: a camera that stopped cannot frame the next shot: the command ends with it.
-        if camera?.isFailed ?? false { return (result, timeline, photos) }
+        // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
+        // DSLR's live view is only the preview: gphoto2 still takes the photos).
+        if camera?.isFailed ?? false, options.camera != .gphoto2 {
+          return (result, timeline, photos)
+        }
         framing.problem = failure.message
       case .cancelled:
         break
@@ -280,6 +283,9 @@ final class CommandSession: Sendable {
         }
         if camera.isClosed { return }
       } catch {
+        if !(error is CancellationError) {
+          display.note("no preview: \(CommandAdvice.advise(error))")
+        }
         return
       }
     }

@@ -42,12 +42,32 @@ struct Doctor {
       ffmpeg.map { "found at \($0)" }
         ?? "not installed: sudo apt-get install ffmpeg (for webcams and IP cameras)")
     do {
-      let cameras = try await GPhoto2Camera(store: nil, clock: ContinuousClock()).detect()
+      let gphoto2 = GPhoto2Camera(
+        executable: PhotoTimerCommand.gphoto2.executable,
+        launcher: PhotoTimerCommand.gphoto2.launcher, store: nil,
+        clock: ContinuousClock())
+      let cameras = try await gphoto2.detect()
       line(
         cameras.isEmpty ? .warning : .ok, "gphoto2",
         cameras.isEmpty
           ? "no camera detected: connect it by USB, switch it on and set it to PTP/PC mode"
           : "camera: \(cameras.map(\.description).joined(separator: ", "))")
+      if !cameras.isEmpty {
+        do {
+          let probe = try await gphoto2.probeLiveView()
+          let margin =
+            probe.margin.map {
+              "\($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) ms"
+            }
+            ?? "an unknown time"
+          line(
+            .ok, "live view",
+            "\(probe.width)×\(probe.height) (gphoto2 --capture-movie); stopped \(margin) before "
+              + "the shutter so the camera is free at zero")
+        } catch {
+          line(.warning, "live view", "none: \(error); the preview is the count only")
+        }
+      }
     } catch GPhoto2Error.notInstalled {
       line(.warning, "gphoto2", "not installed: sudo apt-get install gphoto2 (for DSLRs)")
     } catch {

@@ -70,17 +70,30 @@ struct PhotoTimerCommand {
     let video = CommandOptions.autoCamera()
     if video != .scene(.daylight) { return video }
     guard DetectedCamera.stillImageInterfacePresent() else { return .scene(.daylight) }
-    let gphoto2 = GPhoto2Camera(store: nil, clock: ContinuousClock())
+    let gphoto2 = GPhoto2Camera(
+      executable: gphoto2.executable, launcher: gphoto2.launcher, store: nil,
+      clock: ContinuousClock())
     if let cameras = try? await gphoto2.detect(), !cameras.isEmpty { return .gphoto2 }
     return .scene(.daylight)
   }
 
-  /// The camera the options ask for, or `nil` for the simulation and for gphoto2 (which
-  /// brings its own camera step).
+  /// The gphoto2 program: `PHOTOTIMER_GPHOTO2` when set (a `.sh` stand-in runs through
+  /// `/bin/sh`: the tests' cameras), else `gphoto2` on PATH.
+  static var gphoto2: (executable: String, launcher: [String]) {
+    guard let path = ProcessInfo.processInfo.environment["PHOTOTIMER_GPHOTO2"], !path.isEmpty
+    else { return ("gphoto2", []) }
+    return (path, path.hasSuffix(".sh") ? ["/bin/sh"] : [])
+  }
+
+  /// The camera the options ask for (for gphoto2: its live view, which the screen shows while
+  /// gphoto2 takes the photos), or `nil` for the simulation.
   static func cameraSource(_ options: CommandOptions.RunOptions) -> (any CameraSource)? {
     let clock = ContinuousClock()
     switch options.camera {
-    case .simulated, .gphoto2: return nil
+    case .simulated: return nil
+    case .gphoto2:
+      return GPhoto2LiveView(
+        executable: gphoto2.executable, launcher: gphoto2.launcher, clock: clock)
     case .scene(let preset):
       return SceneCamera(
         preset: preset, width: options.width, height: options.height, clock: clock)
@@ -102,12 +115,19 @@ struct PhotoTimerCommand {
   {
     let clock = ContinuousClock()
     var services: PhotoTimerServices = .simulated()
-    if let camera {
-      services = try pipeline(camera, options).services(location: services.location)
-    } else if options.camera == .gphoto2 {
+    if options.camera == .gphoto2 {
       let store = store(options)
       try store.checkFolder()
-      services = GPhoto2Camera(store: store, clock: clock).services(location: services.location)
+      // NB: the live view only where the screen holds it (a LiveCamera over it).
+      let live = camera as? LiveCamera
+      let dslr = GPhoto2Camera(
+        executable: gphoto2.executable, launcher: gphoto2.launcher, store: store, clock: clock)
+      services = dslr.services(
+        location: services.location, liveView: live,
+        view: live?.source as? GPhoto2LiveView<ContinuousClock>,
+        countdown: .seconds(options.seconds))
+    } else if let camera {
+      services = try pipeline(camera, options).services(location: services.location)
     }
     switch options.location {
     case .simulated: break

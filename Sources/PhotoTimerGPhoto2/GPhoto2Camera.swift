@@ -124,17 +124,34 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// The engine's services: this camera, the look suggested from its preview, `location`.
-  public func services(location: Preparation<LocationTag>) -> PhotoTimerServices {
+  ///
+  /// With a live view (`liveView`, the ``LiveCamera`` the screen holds over `view`), the
+  /// camera step meters on its stream, and the live view is stopped ahead of zero by the
+  /// time a stop takes (measured in the session; 0.5 s until the first), so the camera is
+  /// free when the shutter claims it; it streams again when the run ends.
+  ///
+  /// - Parameters:
+  ///   - location: The location step.
+  ///   - liveView: The screen's live camera over `view`, or `nil` for none.
+  ///   - view: The live view `liveView` runs.
+  ///   - countdown: How long each run counts (when the live view is stopped).
+  public func services(
+    location: Preparation<LocationTag>, liveView: LiveCamera? = nil,
+    view: GPhoto2LiveView<C>? = nil, countdown: Duration = .zero
+  ) -> PhotoTimerServices {
     let suggestion = Locked<FilterSuggestion?>(nil)
     let suggested = OneShot<FilterSuggestion>()
     let detected = Locked<DetectedCamera?>(nil)
+    let stopping = Locked<Task<Void, Never>?>(nil)
+    let clock = clock
     let camera = CameraService(
       prepare: {
+        let start = clock.now
         do {
           let cameras = try await detect()
           guard let first = cameras.first else { throw GPhoto2Error.noCamera }
           detected.withLock { $0 = first }
-          let preview = try? await self.preview()
+          let preview = try? await self.preview(liveView: liveView)
           let sceneEV = preview.map { Metering.sceneEV(of: $0) } ?? 10
           let look =
             preview.map { FilterAdvisor().suggest(for: $0, sceneEV: sceneEV) }
@@ -142,6 +159,16 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
               filter: .natural, confidence: 0.5, reason: "no preview from the camera")
           suggestion.withLock { $0 = look }
           suggested.fulfil(.success(look))
+          if let session = view?.session, session.isStreaming {
+            // NB: the live view holds the camera: stop it a stop's time before zero.
+            let margin = session.margin ?? .milliseconds(500)
+            let task = Task {
+              try? await clock.sleep(until: start.advanced(by: countdown - margin), tolerance: nil)
+              guard !Task.isCancelled else { return }
+              await session.pause()
+            }
+            stopping.withLock { $0 = task }
+          }
           return ExposureProgram.standard.settings(forSceneEV: sceneEV)
         } catch {
           suggested.fulfil(.failure(error))
@@ -149,7 +176,19 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
         }
       },
       shoot: { request in
-        try await self.capture(request, camera: detected.withLock { $0 })
+        // Taken early (or the stop is late): stop the live view now.
+        stopping.withLock { $0 }?.cancel()
+        await view?.session?.pause()
+        return try await self.capture(request, camera: detected.withLock { $0 })
+      },
+      release: {
+        let task = stopping.withLock { task -> Task<Void, Never>? in
+          defer { task = nil }
+          return task
+        }
+        task?.cancel()
+        await task?.value
+        if let liveView, !liveView.isClosed { try? view?.session?.resume() }
       })
     let filter = Preparation<FilterSuggestion>(
       isRequired: false, status: { "waiting for the camera's preview" },
@@ -159,6 +198,61 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
       try await suggested.value()
     }
     return PhotoTimerServices(camera: camera, location: location, filter: filter)
+  }
+
+  /// The metering preview: settled on the live view's stream when there is one, else one
+  /// `--capture-preview`.
+  private func preview(liveView: LiveCamera?) async throws -> Frame {
+    if let liveView, !liveView.isFailed {
+      let session = try await liveView.open()
+      return try await ExposureSettler(timeout: .seconds(2)).settle(session, clock: clock).preview
+    }
+    return try await preview()
+  }
+
+  /// What the camera's live view gives: how many pictures in a short look, their size, and
+  /// how long stopping it takes (the margin kept before the shutter).
+  public struct LiveViewProbe: Sendable {
+    /// Pictures received.
+    public var frames: Int
+    /// The last picture's size.
+    public var width: Int
+    /// The last picture's height.
+    public var height: Int
+    /// How long stopping the live view took.
+    public var margin: Duration?
+  }
+
+  /// Streams the live view for up to `duration` (or 10 pictures), then stops it.
+  ///
+  /// - Throws: ``GPhoto2Error`` when the camera gives no live view.
+  public func probeLiveView(for duration: Duration = .seconds(2)) async throws -> LiveViewProbe {
+    let view = GPhoto2LiveView(executable: executable, launcher: launcher, clock: clock)
+    let session = try await view.open()
+    guard let live = view.session else { throw GPhoto2Error.failed("no live view") }
+    let frames = Task {
+      var last: Frame?
+      var count = 0
+      while count < 10, let frame = try? await session.nextFrame() {
+        last = frame
+        count += 1
+      }
+      return (count, last)
+    }
+    let deadline = clock.now.advanced(by: duration)
+    while clock.now < deadline, live.isStreaming {
+      try? await clock.sleep(until: clock.now.advanced(by: .milliseconds(50)), tolerance: nil)
+      if Task.isCancelled { break }
+    }
+    frames.cancel()
+    await live.pause()
+    let (count, last) = await frames.value
+    let margin = live.margin
+    await session.close()
+    guard count > 0, let last else {
+      throw GPhoto2Error.failed("the camera gave no live view (gphoto2 --capture-movie)")
+    }
+    return LiveViewProbe(frames: count, width: last.width, height: last.height, margin: margin)
   }
 
   /// A live-view frame, when the camera can give one.

@@ -317,4 +317,77 @@ struct PreviewTests {
       #expect(await pane.waitForExit() == 130)
     }
   }
+
+  /// A stand-in gphoto2 in `folder`: a blue live view that holds the device, a capture that
+  /// fails while it is held.
+  static func standInDSLR(in folder: URL) throws -> String {
+    let script = folder.appendingPathComponent("gphoto2.sh")
+    // A 0x3366cc JPEG for the live view and a grey one for the photo, made by ffmpeg.
+    for (name, color) in [("live", "0x3366cc"), ("photo", "0x808080")] {
+      let ffmpeg = Process()
+      ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+      ffmpeg.arguments = [
+        "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):size=160x120",
+        "-frames:v", "1", folder.appendingPathComponent("\(name).jpg").path,
+      ]
+      try ffmpeg.run()
+      ffmpeg.waitUntilExit()
+    }
+    let dir = folder.path
+    try """
+    case "$1" in
+      --auto-detect) printf 'Model                          Port\\n----------\\nCanon EOS 80D                  usb:001,005\\n' ;;
+      --capture-movie)
+        touch "\(dir)/held"; trap 'rm -f "\(dir)/held"; exit 0' TERM
+        while :; do cat "\(dir)/live.jpg"; sleep 0.04; done ;;
+      --capture-image-and-download)
+        if [ -e "\(dir)/held" ]; then echo "*** Error: Could not claim the USB device ***" >&2; exit 1; fi
+        cp "\(dir)/photo.jpg" "$(echo "$3" | sed 's/%C/jpg/')" ;;
+      *) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
+    esac
+    """.write(to: script, atomically: true, encoding: .utf8)
+    return script.path
+  }
+
+  @Test("A DSLR (stand-in gphoto2): its live view is the preview, and it shoots between streams")
+  func dslr() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-dslr-cli-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = try Self.standInDSLR(in: folder)
+    let arguments = ["--camera", "gphoto2", "--frame", "-s", "1", "--no-location", "-o", "@folder"]
+    let environment = ["COLORTERM": "truecolor", "PHOTOTIMER_GPHOTO2": script]
+    try await withPane(arguments, environment: environment) { pane in
+      #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("framing") })
+      let cells = PaneCells(await pane.screen()).all
+      #expect(cells.filter { !isNear($0, [0x33, 0x66, 0xCC], tolerance: 10) }.isEmpty)
+      await pane.press("Space")
+      #expect(await pane.wait { $0.contains("✓ 1 taken") })
+      // Streaming again after the shot.
+      #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("✓ 1 taken") })
+      await pane.press("q")
+      #expect(await pane.waitForExit() == 0)
+      let photos = try FileManager.default.contentsOfDirectory(atPath: pane.folder.path)
+      #expect(photos.filter { $0.hasSuffix(".jpg") }.count == 1)
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("held").path))
+    }
+  }
+
+  @Test("doctor shows the DSLR's live view and the margin measured before the shutter")
+  func doctorLiveView() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-dslr-doctor-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = try Self.standInDSLR(in: folder)
+    let result = try await ChildProcess.run([
+      "env", "PHOTOTIMER_GPHOTO2=\(script)", CommandRun.binary.path, "doctor", "--no-location",
+    ])
+    #expect(result.output.contains("camera: Canon EOS 80D"))
+    let line = result.output.split(separator: "\n").first { $0.contains("live view") }
+    #expect(
+      line?.contains("160×120 (gphoto2 --capture-movie); stopped") == true, "\(result.output)")
+    #expect(line?.contains(" ms before the shutter") == true)
+  }
 }

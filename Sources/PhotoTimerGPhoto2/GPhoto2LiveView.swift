@@ -1,0 +1,245 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import PhotoTimerPOSIX
+
+/// A DSLR's live view: `gphoto2 --capture-movie --stdout`, a motion-JPEG stream read on a
+/// thread of its own, each picture decoded there (off the cooperative pool).
+///
+/// The camera takes one gphoto2 at a time: while the live view streams, a capture would find
+/// the device busy. So the session ``GPhoto2LiveSession/pause()``s it just before the shutter
+/// (gphoto2 stopped and reaped: the device is free) and ``GPhoto2LiveSession/resume()``s it
+/// after; how long a stop takes is measured each time, and the shutter step stops the live
+/// view that long before zero. Give it to a ``LiveCamera`` for the screen, and the session to
+/// ``GPhoto2Camera/services(location:liveView:countdown:)``.
+public struct GPhoto2LiveView<C: Clock>: CameraSource where C.Duration == Duration {
+  /// The gphoto2 program.
+  public var executable: String
+  /// A command put before the program (`["/bin/sh"]` for a script); empty by default.
+  public var launcher: [String]
+  /// The clock frames are stamped on.
+  public var clock: C
+  private let current = Locked<GPhoto2LiveSession<C>?>(nil)
+
+  /// The session opened last (the one the shutter pauses), if any.
+  public var session: GPhoto2LiveSession<C>? { current.withLock { $0 } }
+
+  /// Creates the live view.
+  public init(executable: String = "gphoto2", launcher: [String] = [], clock: C) {
+    self.executable = executable
+    self.launcher = launcher
+    self.clock = clock
+  }
+
+  /// `"gphoto2"`.
+  public var make: String { "gphoto2" }
+  /// `"live view"`.
+  public var model: String { "live view" }
+
+  /// Starts the live view.
+  ///
+  /// - Throws: ``GPhoto2Error/notInstalled`` without gphoto2, or the system error.
+  public func open() async throws -> any CameraSession {
+    let session = GPhoto2LiveSession(view: self)
+    try session.resume()
+    current.withLock { $0 = session }
+    return session
+  }
+}
+
+/// An open live view; see ``GPhoto2LiveView``.
+public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration == Duration {
+  private struct Movie {
+    var child: ChildProcess
+    var wake: WakePipe
+    var reader: ReaderThread?
+  }
+
+  private struct State {
+    var movie: Movie?
+    var latest: Frame?
+    var frameCount = 0
+    var waiters: [Int: (after: Int, continuation: CheckedContinuation<Frame, any Error>)] = [:]
+    var nextWaiter = 0
+    var failure: (any Error)?
+    var closed = false
+    /// How long each stop took (SIGTERM to reaped: the device free).
+    var stops: [Duration] = []
+  }
+
+  private let view: GPhoto2LiveView<C>
+  private let opened: C.Instant
+  private let state = Locked(State())
+
+  init(view: GPhoto2LiveView<C>) {
+    self.view = view
+    opened = view.clock.now
+  }
+
+  /// How long stopping the live view takes, as measured in this session (the median of the
+  /// stops so far), or `nil` before the first stop.
+  public var margin: Duration? {
+    let stops = state.withLock { $0.stops }.sorted()
+    return stops.isEmpty ? nil : stops[stops.count / 2]
+  }
+
+  /// Whether the live view is streaming (not paused for a shot, not closed).
+  public var isStreaming: Bool { state.withLock { $0.movie != nil } }
+
+  /// Starts (again) streaming: a new gphoto2 `--capture-movie`.
+  ///
+  /// - Throws: ``GPhoto2Error/notInstalled``, or the system error.
+  public func resume() throws {
+    guard state.withLock({ $0.movie == nil && !$0.closed }) else { return }
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        command: view.launcher + [view.executable, "--capture-movie", "--stdout"])
+    } catch {
+      // NB: a `catch where` on the typed error here crashes the 6.3 compiler (SIL ownership).
+      if error.call == "posix_spawn", error.errno == .noSuchFile { throw GPhoto2Error.notInstalled }
+      throw error
+    }
+    let wake: WakePipe
+    do {
+      wake = try WakePipe()
+    } catch {
+      child.terminate()
+      child.closePipes()
+      throw error
+    }
+    let reader = ReaderThread(name: "phototimer.gphoto2.live") { [self] in
+      read(child, wake: wake)
+    }
+    state.withLock { $0.movie = Movie(child: child, wake: wake, reader: reader) }
+  }
+
+  /// Stops streaming and waits until gphoto2 has been reaped, so the camera is free for a
+  /// capture; records how long that took.
+  public func pause() async {
+    let movie = state.withLock { state -> Movie? in
+      defer { state.movie = nil }
+      return state.movie
+    }
+    guard let movie else { return }
+    let start = ContinuousClock.now
+    movie.child.terminate(grace: .seconds(1))
+    movie.wake.signal()
+    await movie.reader?.join()
+    _ = try? await movie.child.wait()
+    movie.child.closePipes()
+    movie.wake.close()
+    let took = start.duration(to: .now)
+    state.withLock { state in
+      state.stops.append(took)
+      if state.stops.count > 20 { state.stops.removeFirst() }
+    }
+  }
+
+  private func read(_ child: ChildProcess, wake: WakePipe) {
+    var splitter = MJPEGSplitter()
+    var errors = ""
+    var errorsOpen = true
+    while true {
+      var requests: [(FileDescriptor, PollEvents)] = [
+        (wake.descriptor, .readable), (child.output, .readable),
+      ]
+      if errorsOpen { requests.append((child.errors, .readable)) }
+      guard let ready = try? Poll.wait(requests, timeout: nil), ready[0].isEmpty else { return }
+      if errorsOpen, !ready[2].isEmpty {
+        if let bytes = try? child.errors.read(upTo: 4096), !bytes.isEmpty {
+          errors = String((errors + String(decoding: bytes, as: UTF8.self)).suffix(2000))
+        } else {
+          errorsOpen = false
+        }
+      }
+      if !ready[1].isEmpty {
+        guard let bytes = try? child.output.read(upTo: 1 << 16), !bytes.isEmpty else { break }
+        for picture in splitter.append(bytes) {
+          guard let frame = try? JPEGCodec.decode(picture, path: "gphoto2 live view") else {
+            continue
+          }
+          deliver(frame)
+        }
+      }
+    }
+    // The stream ended without being paused: the camera gives no live view, or went away.
+    let exit = child.waitBlocking(timeout: .seconds(2))
+    if errorsOpen, let rest = try? child.errors.read(upTo: 4096) {
+      errors += String(decoding: rest, as: UTF8.self)
+    }
+    let paused = state.withLock { $0.movie?.child !== child }
+    guard !paused else { return }
+    let error: GPhoto2Error =
+      errors.isEmpty
+      ? .failed("the live view ended (\((try? exit?.get())?.description ?? "still running"))")
+      : .from(output: errors)
+    fail(error)
+  }
+
+  private func deliver(_ decoded: Frame) {
+    var frame = decoded
+    frame.timestamp = opened.duration(to: view.clock.now)
+    let ready = state.withLock { state -> [CheckedContinuation<Frame, any Error>] in
+      state.latest = frame
+      state.frameCount += 1
+      let due = state.waiters.filter { $0.value.after < state.frameCount }
+      for key in due.keys { state.waiters.removeValue(forKey: key) }
+      return due.values.map(\.continuation)
+    }
+    for waiter in ready { waiter.resume(returning: frame) }
+  }
+
+  private func fail(_ error: any Error) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Frame, any Error>] in
+      if state.failure == nil { state.failure = error }
+      defer { state.waiters = [:] }
+      return state.waiters.values.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume(throwing: error) }
+  }
+
+  /// The next picture of the live view, full size; while paused for a shot, the first after
+  /// it resumes.
+  public func nextFrame() async throws -> Frame {
+    let id = state.withLock { state -> Int in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let now = state.withLock { state -> (any Error)? in
+          if let failure = state.failure { return failure }
+          if state.closed || Task.isCancelled { return CancellationError() }
+          state.waiters[id] = (state.frameCount, continuation)
+          return nil
+        }
+        if let now { continuation.resume(throwing: now) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+      waiter?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// The next picture, scaled to 320 pixels wide (off the pool).
+  public func nextPreview() async throws -> Frame {
+    let frame = try await nextFrame()
+    return await OffPool.quick { frame.downscaled(maxWidth: 320) }
+  }
+
+  /// The newest picture of the live view: a DSLR's photo is its own, shot by
+  /// ``GPhoto2Camera``; this is what the screen showed at the shutter.
+  public func capture() async throws -> Frame {
+    if let latest = state.withLock({ $0.latest }) { return latest }
+    return try await nextFrame()
+  }
+
+  /// Stops the live view and ends every wait.
+  public func close() async {
+    state.withLock { $0.closed = true }
+    await pause()
+    fail(CancellationError())
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import Testing
+
+@testable import PhotoTimerGPhoto2
+
+/// A stand-in DSLR that behaves like one over USB: `--capture-movie --stdout` streams a
+/// motion JPEG (one colour, 25 pictures a second) and holds the device while it runs; a
+/// capture while the device is held fails as gphoto2 does ("Could not claim the USB
+/// device"), else it hands over the camera's JPEG.
+private struct StandInDSLR {
+  let folder: URL
+  var script: URL { folder.appendingPathComponent("gphoto2.sh") }
+  var held: URL { folder.appendingPathComponent("device-held") }
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-dslr-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var live = Frame(width: 64, height: 48)
+    for y in 0..<48 { for x in 0..<64 { live[x, y] = RGB(red: 0x33, green: 0x66, blue: 0xCC) } }
+    try Data(try JPEGCodec.encode(live, quality: 90)).write(
+      to: folder.appendingPathComponent("live.jpg"))
+    var photo = Frame(width: 96, height: 64)
+    for index in photo.pixels.indices { photo.pixels[index] = 128 }
+    let metadata = PhotoMetadata(
+      make: "Canon", model: "Canon EOS 80D", date: Date(timeIntervalSince1970: 1_796_040_000),
+      settings: ExposureProgram.standard.settings(forSceneEV: 13), filter: .natural,
+      location: nil)
+    try Data(try JPEGFile.make(photo, metadata: metadata)).write(
+      to: folder.appendingPathComponent("photo.jpg"))
+    let dir = folder.path
+    try """
+    case "$1" in
+      --auto-detect) printf 'Model                          Port\\n----------\\nCanon EOS 80D                  usb:001,005\\n' ;;
+      --capture-movie)
+        touch "\(dir)/device-held"
+        trap 'rm -f "\(dir)/device-held"; exit 0' TERM
+        while :; do cat "\(dir)/live.jpg"; sleep 0.04; done ;;
+      --capture-image-and-download)
+        if [ -e "\(dir)/device-held" ]; then
+          echo "*** Error: Could not claim the USB device ***" >&2; exit 1
+        fi
+        target=$(echo "$3" | sed 's/%C/jpg/'); cp "\(dir)/photo.jpg" "$target" ;;
+      --capture-preview) echo "*** Error (-6: 'Unsupported operation') ***"; exit 1 ;;
+    esac
+    """.write(to: script, atomically: true, encoding: .utf8)
+  }
+
+  func view() -> GPhoto2LiveView<ContinuousClock> {
+    GPhoto2LiveView(executable: script.path, launcher: ["/bin/sh"], clock: ContinuousClock())
+  }
+
+  func camera(store: PhotoStore?) -> GPhoto2Camera<ContinuousClock> {
+    GPhoto2Camera(
+      executable: script.path, launcher: ["/bin/sh"], store: store, clock: ContinuousClock())
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+@Suite("A DSLR's live view (stand-in gphoto2)", .serialized, .timeLimit(.minutes(1)))
+struct GPhoto2LiveViewTests {
+  @Test(
+    "The live view streams the camera's pictures; a capture while it streams finds the device busy")
+  func streamsAndHoldsTheDevice() async throws {
+    let dslr = try StandInDSLR()
+    defer { dslr.remove() }
+    let camera = LiveCamera(dslr.view())
+    try await camera.start()
+    var previews = camera.previews(fitting: PreviewSize(width: 32, height: 24)).makeAsyncIterator()
+    let frame = try #require(try await previews.next())
+    let pixel = frame[16, 12]
+    #expect(abs(Int(pixel.red) - 0x33) < 8 && abs(Int(pixel.blue) - 0xCC) < 8)
+    // The stand-in is a real busy device: shooting without stopping the live view fails.
+    let store = PhotoStore(folder: dslr.folder)
+    let request = CaptureRequest(
+      settings: ExposureProgram.standard.settings(forSceneEV: 12), location: nil,
+      filter: .natural, shutterOffset: .seconds(1))
+    await #expect(throws: GPhoto2Error.cameraClaimed) {
+      _ = try await dslr.camera(store: store).capture(request, camera: nil)
+    }
+    await camera.close()
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
+  }
+
+  @Test("A run meters on the live view, stops it before zero, shoots, and streams again after")
+  func shootsBetweenStreams() async throws {
+    let dslr = try StandInDSLR()
+    defer { dslr.remove() }
+    let view = dslr.view()
+    let camera = LiveCamera(view)
+    try await camera.start()
+    let store = PhotoStore(folder: dslr.folder)
+    let services = dslr.camera(store: store).services(
+      location: .disabled(reason: "off"), liveView: camera, view: view, countdown: .seconds(1))
+    for shot in 1...2 {
+      let settings = try await services.camera.prepare()
+      #expect(settings.iso > 0)
+      // Zero: the live view has been stopped in time (or is stopped now), the photo is taken.
+      try await Task.sleep(for: .seconds(1))
+      if shot == 1 {
+        // NB: the first stop is 0.5 s before zero (nothing measured yet): begun by now.
+        #expect(view.session?.isStreaming == false)
+      }
+      let request = CaptureRequest(
+        settings: settings, location: nil, filter: .natural, shutterOffset: .seconds(1))
+      let shotResult = try await services.camera.shoot(request)
+      let file = try #require(shotResult.file)
+      #expect(FileManager.default.fileExists(atPath: file.path), "shot \(shot)")
+      #expect(shotResult.settings != nil)  // the camera's own exposure, read back
+      await services.camera.release()
+      // Streaming again: new pictures arrive.
+      let seen = camera.frameCount
+      var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8)).makeAsyncIterator()
+      _ = try await previews.next()
+      _ = try await previews.next()
+      #expect(camera.frameCount > seen)
+    }
+    // The stop was measured: that is the margin kept before zero.
+    let margin = try #require(view.session?.margin)
+    #expect(margin > .zero)
+    await camera.close()
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
+  }
+
+  @Test("doctor's probe: the live view's size and the measured stop")
+  func probe() async throws {
+    let dslr = try StandInDSLR()
+    defer { dslr.remove() }
+    let probe = try await dslr.camera(store: nil).probeLiveView(for: .milliseconds(600))
+    #expect(probe.frames > 0 && probe.width == 64 && probe.height == 48)
+    #expect(probe.margin != nil)
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
+  }
+
+  @Test("A camera without a live view: the stream fails with gphoto2's words")
+  func noLiveView() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-nolive-\(UUID().uuidString).sh")
+    try "echo \"*** Error (-6: 'Unsupported operation') ***\" >&2; exit 1\n".write(
+      to: folder, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let camera = LiveCamera(
+      GPhoto2LiveView(executable: folder.path, launcher: ["/bin/sh"], clock: ContinuousClock()))
+    try await camera.start()
+    var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8)).makeAsyncIterator()
+    await #expect(throws: GPhoto2Error.self) { _ = try await previews.next() }
+    #expect(camera.isFailed)
+    await camera.close()
+  }
+}
