@@ -48,9 +48,10 @@ final class DrainedTerminal: @unchecked Sendable {
 
   func write(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
       var offset = 0
       while offset < buffer.count {
-        let count = Glibc.write(slave, buffer.baseAddress! + offset, buffer.count - offset)
+        let count = Glibc.write(slave, base + offset, buffer.count - offset)
         if count <= 0 { return }
         offset += count
       }
