@@ -65,6 +65,13 @@ final class FeedCamera: CameraSource {
     return FeedSession(camera: self)
   }
 
+  /// The photo: dark on the left, bright on the right (a mirror would show).
+  static let photo: Frame = {
+    var frame = Frame(width: 64, height: 48, timestamp: .seconds(10), exposureEV: 12)
+    for y in 0..<48 { for x in 0..<64 { frame[x, y] = RGB(grey: x < 32 ? 30 : 220) } }
+    return frame
+  }()
+
   /// A grey frame of `level`, taken at `milliseconds`.
   static func frame(_ milliseconds: Int, level: UInt8 = 118, width: Int = 64) -> Frame {
     var frame = Frame(
@@ -82,7 +89,7 @@ final class FeedSession: CameraSession {
 
   func capture() async throws -> Frame {
     camera.captures.withLock { $0 += 1 }
-    return FeedCamera.frame(9_999, width: 640)
+    return FeedCamera.photo
   }
 
   func close() async { camera.closes.withLock { $0 += 1 } }
@@ -185,6 +192,14 @@ struct LiveCameraTests {
     #expect(source.opens.withLock { $0 } == 1)
     #expect(source.closes.withLock { $0 } == 0)
     #expect(source.captures.withLock { $0 } == 3)
+    // A mirrored preview never mirrors the photo: it is the camera's frame as taken.
+    var mirrored = camera.previews(fitting: PreviewSize(width: 16, height: 16), mirrored: true)
+      .makeAsyncIterator()
+    source.feed.push(FeedCamera.frame(400))
+    _ = try await mirrored.next()
+    #expect(
+      sink.saved.withLock { $0.map(\.frame.pixels) }
+        == Array(repeating: FeedCamera.photo.pixels, count: 3))
     await camera.close()
     #expect(source.closes.withLock { $0 } == 1)
   }

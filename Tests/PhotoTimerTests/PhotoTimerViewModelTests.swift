@@ -30,7 +30,13 @@ struct PhotoTimerViewModelTests {
       await harness.advance(to: step.offset, newEvents: step.events, sleepers: step.sleepers)
       #expect(model.status == want.status, "at \(step.offset)")
       #expect(model.prep == want.prep, "at \(step.offset)")
+      // The checklist's lines: one report for each step that has ended.
+      #expect(
+        model.reports.count
+          == [want.prep.cameraReady, want.prep.locationTagged, want.prep.filterChosen].filter { $0 }
+          .count)
     }
+    #expect(model.reports[.camera]?.elapsed == ms(1400))
     await harness.advance(to: ms(5000), newEvents: 2, sleepers: 0)
     await model.waitForRun()
     guard case .captured(let photo) = model.status else {

@@ -30,6 +30,9 @@ public final class PhotoTimerViewModel {
   public private(set) var prep = PreparationProgress() {
     didSet { didWriteState?(status, prep) }
   }
+  /// How each preparation of the current run that has ended ended (its value, failure, drop
+  /// or skip) and when: what a checklist shows beside each step.
+  public private(set) var reports: [PreparationStep: StepReport] = [:]
   /// The countdown of the next run, in seconds (0 shoots as soon as the camera is ready).
   /// Changing it does not affect a run in progress.
   public var countdownSeconds: Int
@@ -95,6 +98,7 @@ public final class PhotoTimerViewModel {
       countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit)
     status = .counting(remaining: configuration.countdownSeconds)
     prep = PreparationProgress()
+    reports = [:]
     let run = makeRun(configuration)
     let (presses, button) = AsyncStream.makeStream(of: Void.self)
     shutterButton?.finish()
@@ -126,6 +130,7 @@ public final class PhotoTimerViewModel {
     generation &+= 1
     status = .idle
     prep = PreparationProgress()
+    reports = [:]
   }
 
   /// The events of every run from now on, each delivered after the state reflects it.
@@ -148,10 +153,11 @@ public final class PhotoTimerViewModel {
   /// The one place that writes state: only the current run's events are applied.
   private func apply(_ event: PhotoTimerEvent, generation run: UInt64) {
     if run == generation {
-      var state = PhotoTimerState(status: status, prep: prep)
+      var state = PhotoTimerState(status: status, prep: prep, reports: reports)
       state.apply(event)
       if state.status != status { status = state.status }
       if state.prep != prep { prep = state.prep }
+      if state.reports != reports { reports = state.reports }
     } else if event.kind != .cancelled {
       return
     }
