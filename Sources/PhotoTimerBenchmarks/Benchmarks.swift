@@ -25,6 +25,7 @@ struct Benchmarks {
     if CommandLine.arguments.dropFirst().first == "--preview" {
       await preview()
       await shutterWithPreview()
+      await sceneShutter()
       return
     }
     if CommandLine.arguments.dropFirst().first == "--cancel" {
@@ -67,6 +68,7 @@ struct Benchmarks {
     await cameraSessions()
     await preview()
     await shutterWithPreview()
+    await sceneShutter()
     await timeLapseSchedule()
   }
 

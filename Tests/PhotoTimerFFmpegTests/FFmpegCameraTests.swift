@@ -53,6 +53,28 @@ struct FFmpegCameraTests {
     #expect(session.child.exit != nil)  // reaped
   }
 
+  @Test("A preview consumer that sleeps 200 ms a frame always wakes to the newest frame")
+  func slowConsumer() async throws {
+    let live = LiveCamera(camera())
+    try await live.start()
+    var previews = live.previews(fitting: PreviewSize(width: 160, height: 120)).makeAsyncIterator()
+    // The stream has begun (ffmpeg's start takes what it takes).
+    var last = try #require(try await previews.next()).timestamp
+    for _ in 0..<8 {
+      // NB: the consumer's own pace, the behaviour under test; nothing waits for a task here.
+      try await Task.sleep(for: .milliseconds(200))
+      // The newest frame when it wakes: whatever it gets is that one or a newer one.
+      let newest = try #require(live.latestTimestamp)
+      let frame = try #require(try await previews.next())
+      #expect(frame.timestamp >= newest)
+      #expect(frame.timestamp > last)
+      #expect(frame.width == 160 && frame.height == 120)
+      last = frame.timestamp
+    }
+    await live.close()
+    #expect(try await previews.next() == nil)
+  }
+
   @Test("At the shutter, the kept frame is within one frame period of the shutter instant")
   func zeroShutterLag() async throws {
     let session = try camera().openSession()

@@ -70,3 +70,72 @@ struct SceneCameraTests {
         > without.radiance(u: sky.u, v: sky.v, aspect: aspect).red)
   }
 }
+
+@Suite("The scene camera as a live source")
+struct SceneCameraLiveTests {
+  @Test(
+    "The photo (a clear still with its moving parts drawn at zero) is the whole picture at that instant",
+    arguments: [(480, 270), (320, 320), (400, 300)])
+  func composedPhoto(width: Int, height: Int) throws {
+    let renderer = SceneRenderer(preset: .daylight)
+    let time: Float = 7.3
+    var composed = try renderer.render(
+      width: width, height: height, exposureEV: 15, timestamp: .zero)
+    try renderer.drawMoving(into: &composed, exposureEV: 15, time: time, frameIndex: 11)
+    let whole = try renderer.render(
+      width: width, height: height, exposureEV: 15, timestamp: .zero, clouds: true, time: time)
+    var worst = 0
+    var total = 0
+    for index in composed.pixels.indices {
+      let difference = abs(Int(composed.pixels[index]) - Int(whole.pixels[index]))
+      worst = max(worst, difference)
+      total += difference
+    }
+    // Only the interpolated cloud cover differs, a little, and nowhere much.
+    #expect(worst <= 16, "worst channel difference \(worst)")
+    #expect(Double(total) / Double(composed.pixels.count) < 0.5)
+  }
+
+  @Test("Each preview differs: fresh noise every frame, clouds and the tree moving over time")
+  func previewsMove() {
+    let renderer = SceneRenderer(preset: .daylight)
+    let (width, height) = (320, 180)
+    let map = renderer.radianceMap(width: width, height: height)
+    let moving = renderer.movingPixels(width: width, height: height)
+    func preview(_ index: Int, _ time: Float) -> Frame {
+      renderer.preview(
+        map: map, moving: moving, width: width, height: height, exposureEV: 15,
+        frameIndex: index, time: time, timestamp: .zero)
+    }
+    // Noise: two frames at the same instant differ in many pixels.
+    let a = preview(1, 0)
+    let b = preview(2, 0)
+    let noisy = zip(a.pixels, b.pixels).filter { $0 != $1 }.count
+    #expect(noisy > a.pixels.count / 4)
+    // Motion: ten seconds later the sky and the canopy changed; the ground did not move.
+    let later = preview(1, 10)
+    func changed(_ rows: Range<Int>, _ columns: Range<Int>) -> Int {
+      var count = 0
+      for y in rows {
+        for x in columns where a[x, y] != later[x, y] { count += 1 }
+      }
+      return count
+    }
+    #expect(changed(0..<60, 0..<320) > 500)  // the clouds drifted
+    #expect(changed(60..<90, 200..<250) > 20)  // the canopy swayed
+    #expect(changed(130..<180, 0..<320) == 0)  // the path, the ball, the ground
+  }
+
+  @Test("A cancelled capture keeps the still: the next capture is the photo")
+  func cancelledCapture() async throws {
+    let camera = SceneCamera(preset: .overcast, width: 640, height: 360, clock: TestClock())
+    let session = try await camera.open()
+    let cancelled = Task { try await session.capture() }
+    cancelled.cancel()
+    _ = try? await cancelled.value
+    let photo = try await session.capture()
+    #expect(photo.width == 640 && photo.height == 360)
+    await session.close()
+    await #expect(throws: CancellationError.self) { _ = try await session.capture() }
+  }
+}

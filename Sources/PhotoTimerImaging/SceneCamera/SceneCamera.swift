@@ -157,9 +157,10 @@ final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Dura
   /// The photo as the frame nearest now: the still with its moving parts redrawn at that
   /// frame's instant. A cancelled capture stops waiting; the still stays for the next one.
   func capture() async throws -> Frame {
-    let (exposure, elapsed) = state.withLock {
-      ($0.exposureEV, opened.duration(to: camera.clock.now))
+    let (exposure, elapsed, closed) = state.withLock {
+      ($0.exposureEV, opened.duration(to: camera.clock.now), $0.closed)
     }
+    guard !closed else { throw CancellationError() }
     startStill(at: exposure)
     var frame = try await still.value()
     let index = Int((elapsed / interval).rounded())

@@ -23,11 +23,21 @@ struct SceneRenderer: Sendable {
   /// Clouds float above this line (fraction of the height), thinning out towards it.
   static var cloudLine: Float { 0.4 }
   /// The box the swaying canopy stays in (u, then v, from the top left).
-  static var treeBox: (u: ClosedRange<Float>, v: ClosedRange<Float>) { (0.57...0.83, 0.27...0.52) }
+  /// The canopy is 0.11 heights round about u 0.7, v 0.4, and leans at most 1.05 % of the
+  /// width: a box as wide as that for a picture of `aspect` (width / height).
+  static func treeBox(aspect: Float) -> (u: ClosedRange<Float>, v: ClosedRange<Float>) {
+    let half = 0.115 / aspect + 0.012
+    return ((0.7 - half)...(0.7 + half), 0.28...0.52)
+  }
 
   /// Linear radiance at (u, v), both 0…1 from the top left, `time` seconds after the camera
-  /// opened (clouds drift, the tree sways); `aspect` is width / height.
-  func radiance(u: Float, v: Float, aspect: Float, time: Float = 0) -> Color {
+  /// opened (clouds drift, the tree sways); `aspect` is width / height. `veil` is the cloud
+  /// cover there when already known (0 draws a clear sky).
+  func radiance(
+    u: Float, v: Float, aspect: Float, time: Float = 0, veil known: Float? = nil
+  )
+    -> Color
+  {
     let horizon = Self.horizon
     let light = preset.light
     var color: Color
@@ -57,7 +67,7 @@ struct SceneRenderer: Sendable {
     if preset.inSky, surface != nil || v >= horizon { return color }
     var veil: Float = 0
     if surface == nil, v < Self.cloudLine {
-      veil = cloudCover(u: u, v: v, aspect: aspect, time: time)
+      veil = known ?? cloudCover(u: u, v: v, aspect: aspect, time: time)
       let cloud = preset.cloudColor
       color = (
         color.red + (cloud.red - color.red) * veil,
@@ -110,9 +120,9 @@ struct SceneRenderer: Sendable {
 
   /// Whether (u, v) can change from frame to frame: the sky where clouds drift, and the box
   /// the tree sways in. Everything else is drawn once.
-  func isMoving(u: Float, v: Float) -> Bool {
+  func isMoving(u: Float, v: Float, aspect: Float) -> Bool {
     if preset.clouds > 0, v < Self.cloudLine { return true }
-    let box = Self.treeBox
+    let box = Self.treeBox(aspect: aspect)
     return box.u.contains(u) && box.v.contains(v)
   }
 
@@ -157,9 +167,11 @@ struct SceneRenderer: Sendable {
         if abs((u - source.x) * aspect) < 0.006 { return (0.01, 0.01, 0.012) }
       }
     }
-    // The tree: a round canopy on a trunk, swaying.
-    let cx = (u - 0.7 - Self.sway(v: v, time: time)) * aspect
+    // The tree: a round canopy on a trunk, swaying (the sway worked out only near it).
     let cy = v - 0.4
+    let cx =
+      cy * cy < 0.012 && abs(u - 0.7) * aspect < 0.13
+      ? (u - 0.7 - Self.sway(v: v, time: time)) * aspect : 1
     let canopy = cx * cx + cy * cy
     if canopy < 0.012 {
       let leaves = 0.6 + 0.8 * Self.valueNoise(u * 260 * aspect, v * 260)
@@ -228,12 +240,13 @@ struct SceneRenderer: Sendable {
   }
 
   /// The pixels of a `width` × `height` grid that can change from frame to frame (see
-  /// ``isMoving(u:v:)``), as indices into the grid.
+  /// ``isMoving(u:v:aspect:)``), as indices into the grid.
   func movingPixels(width: Int, height: Int) -> [Int32] {
     var moving: [Int32] = []
     for y in 0..<height {
       let v = (Float(y) + 0.5) / Float(height)
-      for x in 0..<width where isMoving(u: (Float(x) + 0.5) / Float(width), v: v) {
+      let aspect = Float(width) / Float(height)
+      for x in 0..<width where isMoving(u: (Float(x) + 0.5) / Float(width), v: v, aspect: aspect) {
         moving.append(Int32(y * width + x))
       }
     }
@@ -278,10 +291,12 @@ struct SceneRenderer: Sendable {
   }
 
   /// Renders a full-resolution frame at time zero directly (no radiance map), in chunks of
-  /// rows between which `isCancelled` is checked: the still picture a photo starts from.
+  /// rows between which `isCancelled` is checked: the still a photo starts from, its sky
+  /// clear (``drawMoving(into:exposureEV:time:frameIndex:isCancelled:)`` adds the clouds of
+  /// the moment) unless `clouds`.
   func render(
-    width: Int, height: Int, exposureEV: Double, timestamp: Duration,
-    isCancelled: () -> Bool = { false }
+    width: Int, height: Int, exposureEV: Double, timestamp: Duration, clouds: Bool = false,
+    time: Float = 0, isCancelled: () -> Bool = { false }
   ) throws -> Frame {
     var frame = Frame(width: width, height: height, timestamp: timestamp, exposureEV: exposureEV)
     let chunk = max(1, 131_072 / width)
@@ -290,7 +305,7 @@ struct SceneRenderer: Sendable {
         if isCancelled() { throw CancellationError() }
         drawRows(
           y..<min(y + chunk, height), into: pixels, width: width, height: height,
-          exposureEV: exposureEV, time: 0, frameIndex: 11, movingOnly: false)
+          exposureEV: exposureEV, time: time, frameIndex: 11, movingOnly: false, clouds: clouds)
       }
     }
     return frame
@@ -306,9 +321,10 @@ struct SceneRenderer: Sendable {
     let height = frame.height
     // Only rows that hold something moving: the cloudy sky and the tree's box.
     let last = Int(
-      (max(preset.clouds > 0 ? Self.cloudLine : 0, Self.treeBox.v.upperBound)
+      (max(preset.clouds > 0 ? Self.cloudLine : 0, Self.treeBox(aspect: 1).v.upperBound)
         * Float(height)).rounded(.up))
     let rows = min(height, last + 1)
+    let grid = CloudGrid(renderer: self, width: width, height: height, time: time)
     let parts = 8
     let cancelled = Locked(false)
     frame.pixels.withUnsafeMutableBufferPointer { pixels in
@@ -322,22 +338,24 @@ struct SceneRenderer: Sendable {
         let to = rows * (part + 1) / parts
         drawRows(
           from..<to, into: base.buffer, width: width, height: height, exposureEV: exposureEV,
-          time: time, frameIndex: frameIndex, movingOnly: true)
+          time: time, frameIndex: frameIndex, movingOnly: true, clouds: true, grid: grid)
       }
     }
     if cancelled.withLock({ $0 }) { throw CancellationError() }
   }
 
-  /// Draws `rows` of a `width` × `height` picture into `pixels` (all of each row, or only
-  /// its moving pixels).
+  /// Draws `rows` of a `width` × `height` picture into `pixels`: all of each row (with or
+  /// without `clouds`), or, `movingOnly`, what moves over a clear-sky still: the tree's box,
+  /// and the sky only where a cloud covers it at `time`.
   private func drawRows(
     _ rows: Range<Int>, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
-    exposureEV: Double, time: Float, frameIndex: Int, movingOnly: Bool
+    exposureEV: Double, time: Float, frameIndex: Int, movingOnly: Bool, clouds: Bool,
+    grid: CloudGrid? = nil
   ) {
     let gain = Float(pow(2, preset.ev - exposureEV)) * scale
     let aspect = Float(width) / Float(height)
     let amount = preset.noise
-    let box = Self.treeBox
+    let box = Self.treeBox(aspect: aspect)
     let treeColumns =
       Int(
         (box.u.lowerBound * Float(width)).rounded(.down))..<Int(
@@ -355,7 +373,18 @@ struct SceneRenderer: Sendable {
       var offset = (y * width + columns.lowerBound) * 3
       for x in columns {
         let u = (Float(x) + 0.5) / Float(width)
-        let color = radiance(u: u, v: v, aspect: aspect, time: time)
+        var veil: Float? = clouds ? nil : 0
+        if movingOnly, !(treeColumns.contains(x) && box.v.contains(v)) {
+          // The still's clear sky is right wherever no cloud covers it now.
+          let cover =
+            grid?.cover(x: x, y: y) ?? cloudCover(u: u, v: v, aspect: aspect, time: time)
+          guard cover > 0 else {
+            offset += 3
+            continue
+          }
+          veil = cover
+        }
+        let color = radiance(u: u, v: v, aspect: aspect, time: time, veil: veil)
         let noise = 1 + amount * (Self.hash(x, y, frameIndex) - 0.5)
         pixels[offset] = ColorMath.fastCode(fromLinear: color.red * gain * noise)
         pixels[offset + 1] = ColorMath.fastCode(fromLinear: color.green * gain * noise)
@@ -410,4 +439,51 @@ struct SceneRenderer: Sendable {
 private struct UncheckedPointer: @unchecked Sendable {
   let buffer: UnsafeMutableBufferPointer<UInt8>
   init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+}
+
+/// The cloud cover of a full-size frame at one instant, computed every ``step`` pixels and
+/// interpolated between: clouds are soft (their finest detail is tens of pixels across), so
+/// this is what exact cover gives at a sixteenth of the work.
+struct CloudGrid: Sendable {
+  static let step = 4
+  let columns: Int
+  let rows: Int
+  let values: [Float]
+
+  init(renderer: SceneRenderer, width: Int, height: Int, time: Float) {
+    let step = Self.step
+    let band = Int((SceneRenderer.cloudLine * Float(height)).rounded(.up)) + step
+    columns = width / step + 2
+    rows = band / step + 2
+    let aspect = Float(width) / Float(height)
+    var values = [Float](repeating: 0, count: columns * rows)
+    for row in 0..<rows {
+      let v = (Float(row * step) + 0.5) / Float(height)
+      for column in 0..<columns {
+        let u = (Float(column * step) + 0.5) / Float(width)
+        values[row * columns + column] = renderer.cloudCover(
+          u: u, v: v, aspect: aspect, time: time)
+      }
+    }
+    self.values = values
+  }
+
+  /// The cover at pixel (x, y), interpolated; 0 below the clouds.
+  @inline(__always)
+  func cover(x: Int, y: Int) -> Float {
+    let step = Self.step
+    let column = x / step
+    let row = y / step
+    guard row + 1 < rows, column + 1 < columns else { return 0 }
+    let fx = Float(x - column * step) / Float(step)
+    let fy = Float(y - row * step) / Float(step)
+    let a = values[row * columns + column]
+    let b = values[row * columns + column + 1]
+    let c = values[(row + 1) * columns + column]
+    let d = values[(row + 1) * columns + column + 1]
+    if a == 0, b == 0, c == 0, d == 0 { return 0 }
+    let top = a + (b - a) * fx
+    let bottom = c + (d - c) * fx
+    return top + (bottom - top) * fy
+  }
 }
