@@ -150,9 +150,10 @@ final class LiveDisplay: RunDisplay {
     guard let cells = layout.preview else { return nil }
     switch previewMethod {
     case .halfBlocks: return PreviewSize(width: cells.columns, height: cells.rows * 2)
-    // NB: kitty scales the picture to the cells; about 8 × 16 pixels a cell, at most 960 wide.
+    // NB: kitty scales the picture to the cells, and each frame is sent whole (base64): four
+    // pixels across a cell, eight down, at most 640 × 480 (about 0.8 MB a frame).
     case .kitty:
-      return PreviewSize(width: min(cells.columns * 8, 960), height: min(cells.rows * 16, 720))
+      return PreviewSize(width: min(cells.columns * 4, 640), height: min(cells.rows * 8, 480))
     }
   }
 
