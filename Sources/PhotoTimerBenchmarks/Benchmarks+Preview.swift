@@ -311,13 +311,7 @@ extension Benchmarks {
         }
       }
       let session = try await camera.open()
-      for _ in 0..<15 { _ = try await session.nextPreview() }
-      for round in 0..<40 {
-        try await Task.sleep(for: .milliseconds(23 + (round * 7) % 41))
-        let shutter = clock.now
-        let frame = try await session.capture()
-        lags.append(try await lagOf(frame, shutter: shutter, session: session))
-      }
+      lags = try await shutterLags(session)
       let pipeline = CameraPipeline(
         source: camera, sink: PhotoStore(folder: folder), clock: clock, filter: .none)
       let service = pipeline.camera()

@@ -109,14 +109,8 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
 /// and only then closes the descriptors: nothing polls a descriptor that was closed.
 final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration {
   private struct State {
-    var ring: [Frame] = []
-    var capacity = 30
-    var frameCount = 0
     var size: FrameSize?
     var frameInterval = Duration.seconds(1) / 30
-    var failure: FFmpegError?
-    var waiters: [Int: (after: Int, continuation: CheckedContinuation<Frame, any Error>)] = [:]
-    var nextWaiter = 0
     var lastLines: [String] = []
     var closed = false
     var closing: Task<Void, Never>?
@@ -133,6 +127,8 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   /// When the session opened: frame timestamps count from here.
   let opened: C.Instant
   private let state = Locked(State())
+  /// The ring: about the last second of frames, and the tasks waiting for the next.
+  private let frames = FrameMailbox(capacity: 30)
   private let wake: WakePipe
   private let reader = Locked<ReaderThread?>(nil)
 
@@ -146,7 +142,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   }
 
   /// The number of frames received so far.
-  var frameCount: Int { state.withLock { $0.frameCount } }
+  var frameCount: Int { frames.count }
 
   // MARK: - Reading
 
@@ -229,14 +225,15 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
 
   /// One line of ffmpeg's error output: kept, and read for the frame size.
   private func heard(_ line: String) {
-    state.withLock { state in
+    let capacity = state.withLock { state -> Int? in
       state.lastLines.append(line)
       if state.lastLines.count > 20 { state.lastLines.removeFirst() }
       // "Stream #0:0: Video: rawvideo (RGB[24] / 0x18424752), rgb24(pc), 640x480 [SAR 1:1
       // DAR 4:3], q=2-31, 221184 kb/s, 30 fps, 30 tbn" on the output side.
       guard state.size == nil, line.contains("Video: rawvideo"), line.contains("rgb24") else {
-        return
+        return nil
       }
+      var capacity = 30
       for part in line.split(separator: ",") {
         let fields = part.trimmingCharacters(in: .whitespaces).split(separator: " ")
         if let first = fields.first {
@@ -247,14 +244,14 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
         }
         if fields.count == 2, fields[1] == "fps", let rate = Double(fields[0]), rate > 0 {
           state.frameInterval = .nanoseconds(Int64(1e9 / rate))
-          state.capacity = max(3, min(Int(rate.rounded(.up)), 60))
+          capacity = max(3, min(Int(rate.rounded(.up)), 60))
         }
       }
       // NB: keep about a second, but never more than 256 MiB of frames.
-      if let size = state.size {
-        state.capacity = max(2, min(state.capacity, (256 << 20) / size.bytes))
-      }
+      if let size = state.size { capacity = max(2, min(capacity, (256 << 20) / size.bytes)) }
+      return capacity
     }
+    if let capacity { frames.keep(capacity) }
   }
 
   private func lines() -> [String] {
@@ -270,52 +267,17 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
         width: size.width, height: size.height, pixels: pixels,
         timestamp: opened.duration(to: camera.clock.now))
     else { return }
-    let ready = state.withLock { state -> [CheckedContinuation<Frame, any Error>] in
-      state.ring.append(frame)
-      if state.ring.count > state.capacity {
-        state.ring.removeFirst(state.ring.count - state.capacity)
-      }
-      state.frameCount += 1
-      let count = state.frameCount
-      let due = state.waiters.filter { $0.value.after < count }
-      for key in due.keys { state.waiters.removeValue(forKey: key) }
-      return due.values.map(\.continuation)
-    }
-    for waiter in ready { waiter.resume(returning: frame) }
+    frames.deliver(frame)
   }
 
-  private func fail(_ error: FFmpegError) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Frame, any Error>] in
-      if state.failure == nil { state.failure = error }
-      defer { state.waiters = [:] }
-      return state.waiters.values.map(\.continuation)
-    }
-    for waiter in waiters { waiter.resume(throwing: error) }
-  }
+  private func fail(_ error: FFmpegError) { frames.fail(error) }
 
   // MARK: - Session
 
   /// The first frame after frame number `after` (1-based count), as soon as it arrives.
   private func frame(after: Int) async throws -> Frame {
-    let id = state.withLock { state -> Int in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let now = state.withLock { state -> Result<Frame, any Error>? in
-          if let failure = state.failure { return .failure(failure) }
-          if state.closed || Task.isCancelled { return .failure(CancellationError()) }
-          if state.frameCount > after, let last = state.ring.last { return .success(last) }
-          state.waiters[id] = (after, continuation)
-          return nil
-        }
-        if let now { continuation.resume(with: now) }
-      }
-    } onCancel: {
-      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-      waiter?.continuation.resume(throwing: CancellationError())
-    }
+    guard let next = try await frames.next(after: after) else { throw CancellationError() }
+    return next.frame
   }
 
   func nextPreview() async throws -> Frame {
@@ -325,8 +287,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
 
   /// The next frame as ffmpeg delivers it, full size.
   func nextFrame() async throws -> Frame {
-    let seen = state.withLock { $0.frameCount }
-    return try await frame(after: seen)
+    return try await frame(after: frames.count)
   }
 
   /// The frame nearest the shutter instant (now): from the ring, or the next one when it
@@ -338,9 +299,8 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   /// The frame nearest now, then the next `count − 1` frames of the stream.
   func burst(count: Int) async throws -> [Frame] {
     let shutter = opened.duration(to: camera.clock.now)
-    let (ring, seen, interval, failure) = state.withLock {
-      ($0.ring, $0.frameCount, $0.frameInterval, $0.failure)
-    }
+    let (ring, seen, failure) = frames.snapshot
+    let interval = state.withLock { $0.frameInterval }
     if let failure { throw failure }
     func gap(_ frame: Frame) -> Duration {
       frame.timestamp > shutter ? frame.timestamp - shutter : shutter - frame.timestamp
@@ -360,7 +320,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     var frames = [first]
     while frames.count < max(count, 1) {
       let next = try await frame(after: index)
-      index = max(index + 1, state.withLock { $0.frameCount })
+      index = max(index + 1, frames.count)
       frames.append(next)
     }
     return frames

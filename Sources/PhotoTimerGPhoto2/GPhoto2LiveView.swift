@@ -58,11 +58,6 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
 
   private struct State {
     var movie: Movie?
-    var latest: Frame?
-    var frameCount = 0
-    var waiters: [Int: (after: Int, continuation: CheckedContinuation<Frame, any Error>)] = [:]
-    var nextWaiter = 0
-    var failure: (any Error)?
     var closed = false
     /// How long each stop took (SIGTERM to reaped: the device free).
     var stops: [Duration] = []
@@ -71,6 +66,7 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   private let view: GPhoto2LiveView<C>
   private let opened: C.Instant
   private let state = Locked(State())
+  private let frames = FrameMailbox(capacity: 1)
 
   init(view: GPhoto2LiveView<C>) {
     self.view = view
@@ -160,7 +156,9 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
           guard let frame = try? JPEGCodec.decode(picture, path: "gphoto2 live view") else {
             continue
           }
-          deliver(frame)
+          var stamped = frame
+          stamped.timestamp = opened.duration(to: view.clock.now)
+          frames.deliver(stamped)
         }
       }
     }
@@ -175,52 +173,14 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
       errors.isEmpty
       ? .failed("the live view ended (\((try? exit?.get())?.description ?? "still running"))")
       : .from(output: errors)
-    fail(error)
-  }
-
-  private func deliver(_ decoded: Frame) {
-    var frame = decoded
-    frame.timestamp = opened.duration(to: view.clock.now)
-    let ready = state.withLock { state -> [CheckedContinuation<Frame, any Error>] in
-      state.latest = frame
-      state.frameCount += 1
-      let due = state.waiters.filter { $0.value.after < state.frameCount }
-      for key in due.keys { state.waiters.removeValue(forKey: key) }
-      return due.values.map(\.continuation)
-    }
-    for waiter in ready { waiter.resume(returning: frame) }
-  }
-
-  private func fail(_ error: any Error) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Frame, any Error>] in
-      if state.failure == nil { state.failure = error }
-      defer { state.waiters = [:] }
-      return state.waiters.values.map(\.continuation)
-    }
-    for waiter in waiters { waiter.resume(throwing: error) }
+    frames.fail(error)
   }
 
   /// The next picture of the live view, full size; while paused for a shot, the first after
   /// it resumes.
   public func nextFrame() async throws -> Frame {
-    let id = state.withLock { state -> Int in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let now = state.withLock { state -> (any Error)? in
-          if let failure = state.failure { return failure }
-          if state.closed || Task.isCancelled { return CancellationError() }
-          state.waiters[id] = (state.frameCount, continuation)
-          return nil
-        }
-        if let now { continuation.resume(throwing: now) }
-      }
-    } onCancel: {
-      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-      waiter?.continuation.resume(throwing: CancellationError())
-    }
+    guard let next = try await frames.next(after: frames.count) else { throw CancellationError() }
+    return next.frame
   }
 
   /// The next picture, scaled to 320 pixels wide (off the pool).
@@ -232,7 +192,7 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   /// The newest picture of the live view: a DSLR's photo is its own, shot by
   /// ``GPhoto2Camera``; this is what the screen showed at the shutter.
   public func capture() async throws -> Frame {
-    if let latest = state.withLock({ $0.latest }) { return latest }
+    if let latest = frames.latest { return latest }
     return try await nextFrame()
   }
 
@@ -240,6 +200,6 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   public func close() async {
     state.withLock { $0.closed = true }
     await pause()
-    fail(CancellationError())
+    frames.close()
   }
 }

@@ -23,26 +23,8 @@ public final class LiveCamera: CameraSource {
   private struct State {
     var opening: Task<Void, Never>?
     var session: (any CameraSession)?
-    var pump: Task<Void, Never>?
-    /// How many frames the stream delivered; the latest frame is number `sequence`.
-    var sequence = 0
-    var latest: Frame?
-    /// The last few frames, oldest first, for a run that joins the stream.
-    var recent: [Frame] = []
-    /// Why the stream stopped, when it failed.
-    var failure: (any Error)?
     var closed = false
     var closing: Task<Void, Never>?
-    var waiters: [Int: Waiter] = [:]
-    var nextWaiter = 0
-  }
-
-  /// A frame and its number in the stream.
-  typealias Delivery = (sequence: Int, frame: Frame)
-
-  private struct Waiter {
-    var after: Int
-    var continuation: CheckedContinuation<Delivery?, any Error>
   }
 
   /// The camera underneath.
@@ -53,6 +35,8 @@ public final class LiveCamera: CameraSource {
   public let meteringWidth: Int
   private let state = Locked(State())
   private let opened = OneShot<any CameraSession>()
+  /// The stream: the newest frame and the last ``history``, for previews and joining runs.
+  private let frames: FrameMailbox
 
   /// Creates the live camera; nothing is opened until ``start()`` (or the first run).
   ///
@@ -64,6 +48,7 @@ public final class LiveCamera: CameraSource {
     self.source = source
     self.history = max(history, 1)
     self.meteringWidth = max(meteringWidth, 1)
+    frames = FrameMailbox(capacity: max(history, 1))
   }
 
   /// The source's maker.
@@ -72,13 +57,13 @@ public final class LiveCamera: CameraSource {
   public var model: String { source.model }
 
   /// The number of frames the stream has delivered.
-  public var frameCount: Int { state.withLock { $0.sequence } }
+  public var frameCount: Int { frames.count }
 
   /// When the newest frame was taken (on the source's clock), or `nil` before the first.
-  public var latestTimestamp: Duration? { state.withLock { $0.latest?.timestamp } }
+  public var latestTimestamp: Duration? { frames.latest?.timestamp }
 
   /// Whether the stream stopped with an error (the camera went away, ffmpeg ended).
-  public var isFailed: Bool { state.withLock { $0.failure != nil } }
+  public var isFailed: Bool { frames.failure != nil }
 
   /// Whether ``close()`` was called.
   public var isClosed: Bool { state.withLock { $0.closed } }
@@ -103,7 +88,7 @@ public final class LiveCamera: CameraSource {
     do {
       session = try await source.open()
     } catch {
-      fail(error)
+      frames.fail(error)
       opened.fulfil(.failure(error))
       return
     }
@@ -123,62 +108,20 @@ public final class LiveCamera: CameraSource {
       do {
         frame = try await session.nextFrame()
       } catch {
-        if !state.withLock({ $0.closed }) { fail(error) }
+        if !state.withLock({ $0.closed }) { frames.fail(error) }
         return
       }
-      deliver(frame)
+      frames.deliver(frame)
     }
-  }
-
-  private func deliver(_ frame: Frame) {
-    let due = state.withLock { state -> [(Int, CheckedContinuation<Delivery?, any Error>)] in
-      state.sequence += 1
-      state.latest = frame
-      state.recent.append(frame)
-      if state.recent.count > history { state.recent.removeFirst(state.recent.count - history) }
-      let ready = state.waiters.filter { $0.value.after < state.sequence }
-      for key in ready.keys { state.waiters.removeValue(forKey: key) }
-      return ready.values.map { (state.sequence, $0.continuation) }
-    }
-    for (sequence, waiter) in due { waiter.resume(returning: (sequence, frame)) }
-  }
-
-  private func fail(_ error: any Error) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Delivery?, any Error>] in
-      if state.failure == nil { state.failure = error }
-      defer { state.waiters = [:] }
-      return state.waiters.values.map(\.continuation)
-    }
-    for waiter in waiters { waiter.resume(throwing: error) }
   }
 
   /// The newest frame after frame number `after`, as soon as there is one: the latest at
   /// once when the stream has moved on, else the next to arrive. `nil` once closed.
   ///
   /// - Throws: Why the stream failed, or `CancellationError` when the task is cancelled.
-  func frame(after: Int) async throws -> Delivery? {
-    let id = state.withLock { state -> Int in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let now = state.withLock { state -> Result<Delivery?, any Error>? in
-          if state.closed { return .success(nil) }
-          if let failure = state.failure { return .failure(failure) }
-          if Task.isCancelled { return .failure(CancellationError()) }
-          if state.sequence > after, let latest = state.latest {
-            return .success((state.sequence, latest))
-          }
-          state.waiters[id] = Waiter(after: after, continuation: continuation)
-          return nil
-        }
-        if let now { continuation.resume(with: now) }
-      }
-    } onCancel: {
-      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-      waiter?.continuation.resume(throwing: CancellationError())
-    }
+  func frame(after: Int) async throws -> FrameMailbox.Delivery? {
+    if state.withLock({ $0.closed }) { return nil }
+    return try await frames.next(after: after)
   }
 
   /// The stream's previews: each the newest frame, scaled (off the cooperative pool) to fit
@@ -210,11 +153,7 @@ public final class LiveCamera: CameraSource {
       let closing = Task {
         opening?.cancel()
         self.opened.fulfil(.failure(CancellationError()))
-        let waiters = self.state.withLock { state in
-          defer { state.waiters = [:] }
-          return state.waiters.values.map(\.continuation)
-        }
-        for waiter in waiters { waiter.resume(returning: nil) }
+        self.frames.close()
         await opening?.value
         let session = self.state.withLock { state in
           defer { state.session = nil }
@@ -229,7 +168,7 @@ public final class LiveCamera: CameraSource {
   }
 
   /// The frames kept for a joining run, oldest first.
-  fileprivate var recentFrames: [Frame] { state.withLock { $0.recent } }
+  fileprivate var recentFrames: [Frame] { frames.snapshot.recent }
 
   /// One run's view of the running stream.
   private final class Borrow: CameraSession {

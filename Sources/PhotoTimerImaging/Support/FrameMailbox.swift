@@ -1,0 +1,115 @@
+import PhotoTimer
+
+/// Where a camera's stream hands over its frames: the newest one, the last few, and the
+/// tasks waiting for a newer one. The one mechanism behind every stream (ffmpeg's ring, a
+/// DSLR's live view, ``LiveCamera``): a waiter asks for the first frame after the one it
+/// saw and gets the newest there is, at once when the stream has moved on; nothing queues.
+package final class FrameMailbox: Sendable {
+  /// A frame and its number in the stream (the first is 1).
+  package typealias Delivery = (sequence: Int, frame: Frame)
+
+  private struct State {
+    var recent: [Frame] = []
+    var capacity: Int
+    var count = 0
+    var failure: (any Error)?
+    var closed = false
+    var waiters: [Int: (after: Int, continuation: CheckedContinuation<Delivery?, any Error>)] = [:]
+    var nextWaiter = 0
+  }
+
+  private let state: Locked<State>
+
+  /// Creates an empty mailbox that keeps the last `capacity` frames.
+  package init(capacity: Int) {
+    state = Locked(State(capacity: max(capacity, 1)))
+  }
+
+  /// Keeps the last `capacity` frames from now on.
+  package func keep(_ capacity: Int) {
+    state.withLock { state in
+      state.capacity = max(capacity, 1)
+      if state.recent.count > state.capacity {
+        state.recent.removeFirst(state.recent.count - state.capacity)
+      }
+    }
+  }
+
+  /// How many frames were delivered.
+  package var count: Int { state.withLock { $0.count } }
+
+  /// The newest frame, if any.
+  package var latest: Frame? { state.withLock { $0.recent.last } }
+
+  /// The frames kept, oldest first, how many were delivered, and why the stream failed.
+  package var snapshot: (recent: [Frame], count: Int, failure: (any Error)?) {
+    state.withLock { ($0.recent, $0.count, $0.failure) }
+  }
+
+  /// Whether the stream failed.
+  package var failure: (any Error)? { state.withLock { $0.failure } }
+
+  /// Hands over the next frame of the stream; wakes every waiter.
+  package func deliver(_ frame: Frame) {
+    let due = state.withLock { state -> [(Delivery, CheckedContinuation<Delivery?, any Error>)] in
+      state.recent.append(frame)
+      if state.recent.count > state.capacity {
+        state.recent.removeFirst(state.recent.count - state.capacity)
+      }
+      state.count += 1
+      let ready = state.waiters.filter { $0.value.after < state.count }
+      for key in ready.keys { state.waiters.removeValue(forKey: key) }
+      return ready.values.map { ((state.count, frame), $0.continuation) }
+    }
+    for (delivery, waiter) in due { waiter.resume(returning: delivery) }
+  }
+
+  /// The stream failed: every waiter, now and later, gets `error` (the first one given).
+  package func fail(_ error: any Error) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Delivery?, any Error>] in
+      if state.failure == nil { state.failure = error }
+      defer { state.waiters = [:] }
+      return state.waiters.values.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume(throwing: error) }
+  }
+
+  /// The stream ended: every waiter, now and later, gets `nil`.
+  package func close() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Delivery?, any Error>] in
+      state.closed = true
+      defer { state.waiters = [:] }
+      return state.waiters.values.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume(returning: nil) }
+  }
+
+  /// The newest frame after frame number `after`: at once when there is one, else the next
+  /// to arrive; `nil` once closed.
+  ///
+  /// - Throws: Why the stream failed, or `CancellationError` when the task is cancelled.
+  package func next(after: Int) async throws -> Delivery? {
+    let id = state.withLock { state -> Int in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let now = state.withLock { state -> Result<Delivery?, any Error>? in
+          if let failure = state.failure { return .failure(failure) }
+          if state.closed { return .success(nil) }
+          if Task.isCancelled { return .failure(CancellationError()) }
+          if state.count > after, let latest = state.recent.last {
+            return .success((state.count, latest))
+          }
+          state.waiters[id] = (after, continuation)
+          return nil
+        }
+        if let now { continuation.resume(with: now) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+      waiter?.continuation.resume(throwing: CancellationError())
+    }
+  }
+}
