@@ -84,15 +84,7 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   /// Opens the camera as its concrete session type (for tests and benchmarks).
   func openSession() throws(FFmpegError) -> FFmpegSession<C> {
     do throws(SystemCallError) {
-      let child = try ChildProcess(command: launcher + [executable] + arguments)
-      let wake: WakePipe
-      do {
-        wake = try WakePipe()
-      } catch {
-        child.terminate()
-        child.closePipes()
-        throw error
-      }
+      let (child, wake) = try ChildProcess.startWithWake(launcher + [executable] + arguments)
       return FFmpegSession(camera: self, child: child, wake: wake)
     } catch  where error.call == "posix_spawn" && error.errno == .noSuchFile {
       throw .notInstalled(executable: executable)

@@ -89,20 +89,13 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   public func resume() throws {
     guard state.withLock({ $0.movie == nil && !$0.closed }) else { return }
     let child: ChildProcess
+    let wake: WakePipe
     do {
-      child = try ChildProcess(
-        command: view.launcher + [view.executable, "--capture-movie", "--stdout"])
+      (child, wake) = try ChildProcess.startWithWake(
+        view.launcher + [view.executable, "--capture-movie", "--stdout"])
     } catch {
       // NB: a `catch where` on the typed error here crashes the 6.3 compiler (SIL ownership).
       if error.call == "posix_spawn", error.errno == .noSuchFile { throw GPhoto2Error.notInstalled }
-      throw error
-    }
-    let wake: WakePipe
-    do {
-      wake = try WakePipe()
-    } catch {
-      child.terminate()
-      child.closePipes()
       throw error
     }
     let reader = ReaderThread(name: "phototimer.gphoto2.live") { [self] in

@@ -1,6 +1,27 @@
 import PhotoTimer
 
 extension ChildProcess {
+  /// Starts `command` with a wake pipe for the thread that will read its output (the one
+  /// way to stop that thread's poll); when the pipe cannot be made, the child is stopped and
+  /// reaped (this waits, on that rare path, for it to end) and nothing is left open.
+  ///
+  /// - Throws: ``SystemCallError`` (`posix_spawn` with `ENOENT` when the program is missing).
+  package static func startWithWake(
+    _ command: [String]
+  ) throws(SystemCallError) -> (
+    ChildProcess, WakePipe
+  ) {
+    let child = try ChildProcess(command: command)
+    do {
+      return (child, try WakePipe())
+    } catch {
+      child.terminate()
+      _ = child.waitBlocking(timeout: nil)
+      child.closePipes()
+      throw error
+    }
+  }
+
   /// Runs a program to its end and returns how it ended and everything it printed
   /// (standard output and standard error together, in order of arrival).
   ///
@@ -14,15 +35,7 @@ extension ChildProcess {
   /// - Throws: ``SystemCallError`` (`posix_spawn` with `ENOENT` when the program is
   ///   missing), `CancellationError` when cancelled.
   package static func run(_ command: [String]) async throws -> (exit: Exit, output: String) {
-    let child = try ChildProcess(command: command)
-    let wake: WakePipe
-    do {
-      wake = try WakePipe()
-    } catch {
-      _ = try? await child.stop()
-      child.closePipes()
-      throw error
-    }
+    let (child, wake) = try startWithWake(command)
     let collected = Locked([UInt8]())
     let reader = ReaderThread(name: "phototimer.output \(child.pid)") {
       let bytes = Self.collect([child.output, child.errors], wake: wake)
