@@ -74,12 +74,10 @@ public final class LiveCamera: CameraSource {
   /// - Throws: What the source's `open()` throws, or `CancellationError` when the camera was
   ///   closed (or the calling task cancelled) first.
   public func start() async throws {
-    let first = state.withLock { state -> Bool in
-      guard state.opening == nil, !state.closed else { return false }
+    state.withLock { state in
+      guard state.opening == nil, !state.closed else { return }
       state.opening = Task { await self.openAndPump() }
-      return true
     }
-    _ = first
     _ = try await opened.value()
   }
 
