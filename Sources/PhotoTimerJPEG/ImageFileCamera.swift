@@ -4,7 +4,9 @@ import PhotoTimerImaging
 
 /// A JPEG or PNG file used as the camera's sensor.
 ///
-/// Opening reads and decodes the file (off the cooperative pool). When a JPEG's EXIF records
+/// Opening reads and decodes the file (off the cooperative pool), turned as its EXIF
+/// orientation says (all eight values), so metering, looks and the photo (which records
+/// orientation 1) see it upright. When a JPEG's EXIF records
 /// its exposure (time, f-number, ISO), the scene's brightness is metered from it; otherwise
 /// the picture is assumed to be exposed for EV 10. Previews (the picture scaled to 320
 /// pixels wide) come at ``frameRate`` on the clock, so it settles in a handful of frames.
@@ -72,6 +74,10 @@ public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Durati
     switch header.format {
     case .jpeg:
       frame = try JPEGCodec.decode(bytes, path: path)
+      // As every viewer shows it: a portrait phone photo stands up, a mirrored one is not.
+      if let orientation = JPEGFile.recordedOrientation(in: bytes) {
+        frame = frame.oriented(orientation)
+      }
       if let exposure = JPEGFile.recordedExposure(in: bytes) {
         // EV100 = log2(N² / t) − log2(ISO / 100).
         frame.exposureEV =

@@ -44,6 +44,24 @@ public enum JPEGFile {
   /// The exposure recorded in a JPEG's EXIF, when it has one.
   ///
   /// - Returns: The exposure time, f-number and ISO, or `nil` when any is missing.
+  /// The EXIF orientation a JPEG records (1…8: how its stored rows must be turned to be
+  /// seen upright), or `nil` when it records none or a value out of range.
+  public static func recordedOrientation(in bytes: [UInt8]) -> Int? {
+    guard
+      let data = bytes.withUnsafeBufferPointer({ buffer in
+        exif_data_new_from_data(buffer.baseAddress, UInt32(clamping: buffer.count))
+      })
+    else { return nil }
+    defer { exif_data_unref(data) }
+    guard let content = data.pointee.ifd.0,
+      let entry = exif_content_get_entry(content, ExifTag(rawValue: 0x0112)),
+      entry.pointee.format == EXIF_FORMAT_SHORT, entry.pointee.size >= 2,
+      let raw = entry.pointee.data
+    else { return nil }
+    let value = Int(exif_get_short(raw, exif_data_get_byte_order(data)))
+    return (1...8).contains(value) ? value : nil
+  }
+
   public static func recordedExposure(
     in bytes: [UInt8]
   ) -> (

@@ -133,3 +133,44 @@ extension Frame {
     return result
   }
 }
+
+extension Frame {
+  /// The picture as a viewer shows it for an EXIF `orientation` (1…8): turned and mirrored
+  /// so that its first stored row and column land where the tag says (1 as it is; 2 mirrored;
+  /// 3 turned half round; 4 flipped; 5 transposed; 6 turned a quarter clockwise; 7
+  /// transversed; 8 turned a quarter anticlockwise). Other values leave it as it is.
+  public func oriented(_ orientation: Int) -> Frame {
+    guard (2...8).contains(orientation) else { return self }
+    let swaps = orientation >= 5
+    var result = Frame(
+      width: swaps ? height : width, height: swaps ? width : height, timestamp: timestamp,
+      exposureEV: exposureEV)
+    let (w, h) = (width, height)
+    let stride = bytesPerRow
+    pixels.withUnsafeBufferPointer { source in
+      result.pixels.withUnsafeMutableBufferPointer { target in
+        var out = 0
+        for y in 0..<result.height {
+          for x in 0..<result.width {
+            let (sx, sy): (Int, Int)
+            switch orientation {
+            case 2: (sx, sy) = (w - 1 - x, y)
+            case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+            case 4: (sx, sy) = (x, h - 1 - y)
+            case 5: (sx, sy) = (y, x)
+            case 6: (sx, sy) = (y, h - 1 - x)
+            case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+            default: (sx, sy) = (w - 1 - y, x)
+            }
+            let offset = sy * stride + sx * 3
+            target[out] = source[offset]
+            target[out + 1] = source[offset + 1]
+            target[out + 2] = source[offset + 2]
+            out += 3
+          }
+        }
+      }
+    }
+    return result
+  }
+}
