@@ -41,9 +41,6 @@ public enum JPEGFile {
     return file
   }
 
-  /// The exposure recorded in a JPEG's EXIF, when it has one.
-  ///
-  /// - Returns: The exposure time, f-number and ISO, or `nil` when any is missing.
   /// The EXIF orientation a JPEG records (1…8: how its stored rows must be turned to be
   /// seen upright), or `nil` when it records none or a value out of range.
   public static func recordedOrientation(in bytes: [UInt8]) -> Int? {
@@ -62,6 +59,9 @@ public enum JPEGFile {
     return (1...8).contains(value) ? value : nil
   }
 
+  /// The exposure recorded in a JPEG's EXIF, when it has one.
+  ///
+  /// - Returns: The exposure time, f-number and ISO, or `nil` when any is missing.
   public static func recordedExposure(
     in bytes: [UInt8]
   ) -> (
