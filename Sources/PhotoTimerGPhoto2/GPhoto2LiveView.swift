@@ -58,6 +58,8 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
 
   private struct State {
     var movie: Movie?
+    /// A stop in progress: every caller of `pause()` waits for the same one.
+    var stopping: Task<Void, Never>?
     var closed = false
     /// How long each stop took (SIGTERM to reaped: the device free).
     var stops: [Duration] = []
@@ -87,7 +89,7 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   ///
   /// - Throws: ``GPhoto2Error/notInstalled``, or the system error.
   public func resume() throws {
-    guard state.withLock({ $0.movie == nil && !$0.closed }) else { return }
+    guard state.withLock({ $0.movie == nil && $0.stopping == nil && !$0.closed }) else { return }
     let child: ChildProcess
     let wake: WakePipe
     do {
@@ -105,13 +107,25 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   }
 
   /// Stops streaming and waits until gphoto2 has been reaped, so the camera is free for a
-  /// capture; records how long that took.
+  /// capture; records how long that took. A caller that comes while a stop is in progress
+  /// (the shutter, just after the stop timed before zero) waits for that same stop.
   public func pause() async {
-    let movie = state.withLock { state -> Movie? in
-      defer { state.movie = nil }
-      return state.movie
+    let stopping = state.withLock { state -> Task<Void, Never>? in
+      if let stopping = state.stopping { return stopping }
+      guard let movie = state.movie else { return nil }
+      state.movie = nil
+      let stopping = Task { await self.stop(movie) }
+      state.stopping = stopping
+      return stopping
     }
-    guard let movie else { return }
+    guard let stopping else { return }
+    await stopping.value
+    state.withLock { state in
+      if state.stopping == stopping { state.stopping = nil }
+    }
+  }
+
+  private func stop(_ movie: Movie) async {
     let start = ContinuousClock.now
     movie.child.terminate(grace: .seconds(1))
     movie.wake.signal()

@@ -36,8 +36,8 @@ private struct StandInDSLR {
     case "$1" in
       --auto-detect) printf 'Model                          Port\\n----------\\nCanon EOS 80D                  usb:001,005\\n' ;;
       --capture-movie)
-        touch "\(dir)/device-held"
         trap 'rm -f "\(dir)/device-held"; exit 0' TERM
+        touch "\(dir)/device-held"
         while :; do cat "\(dir)/live.jpg"; sleep 0.04; done ;;
       --capture-image-and-download)
         if [ -e "\(dir)/device-held" ]; then
