@@ -106,6 +106,9 @@ final class TmuxPane {
   /// Stops the server (and whatever still runs in the pane) and removes the folder.
   func close() async {
     _ = try? await tmux(["kill-server"])
+    // NB: the server does not always remove its socket file when killed.
+    let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+    try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
     try? FileManager.default.removeItem(at: folder)
     try? FileManager.default.removeItem(at: configuration)
     try? FileManager.default.removeItem(at: statusFile)
