@@ -112,7 +112,9 @@ let package = Package(
     // gphoto2 driven through stand-in scripts (no camera here) and the real tool for detection.
     .testTarget(
       name: "PhotoTimerGPhoto2Tests",
-      dependencies: ["PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG"]),
+      dependencies: [
+        "PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTesting",
+      ]),
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),
     // Runs the built `phototimer` binary end to end.

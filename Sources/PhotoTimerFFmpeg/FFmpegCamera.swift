@@ -309,13 +309,14 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
       }
     }
     guard let first = kept else { throw CancellationError() }
-    var frames = [first]
-    while frames.count < max(count, 1) {
+    var shots = [first]
+    while shots.count < max(count, 1) {
       let next = try await frame(after: index)
-      index = max(index + 1, frames.count)
-      frames.append(next)
+      // NB: the stream's count, not the burst's: each shot is a frame newer than the last.
+      index = max(index + 1, self.frames.count)
+      shots.append(next)
     }
-    return frames
+    return shots
   }
 
   /// Closes the session; any number of callers may close it at once, and each returns once

@@ -123,7 +123,13 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// The engine's services: this camera, the look suggested from its preview, `location`.
+  /// The engine's services: this camera, the look suggested from its preview (one
+  /// `--capture-preview`), `location`.
+  public func services(location: Preparation<LocationTag>) -> PhotoTimerServices {
+    services(location: location, liveView: nil, view: GPhoto2LiveView<C>?.none, countdown: .zero)
+  }
+
+  /// The engine's services with the screen's live view.
   ///
   /// With a live view (`liveView`, the ``LiveCamera`` the screen holds over `view`), the
   /// camera step meters on its stream, and the live view is stopped ahead of zero by the
@@ -135,10 +141,10 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   ///   - liveView: The screen's live camera over `view`, or `nil` for none.
   ///   - view: The live view `liveView` runs.
   ///   - countdown: How long each run counts (when the live view is stopped).
-  public func services(
-    location: Preparation<LocationTag>, liveView: LiveCamera? = nil,
-    view: GPhoto2LiveView<C>? = nil, countdown: Duration = .zero
-  ) -> PhotoTimerServices {
+  public func services<V: Clock>(
+    location: Preparation<LocationTag>, liveView: LiveCamera?, view: GPhoto2LiveView<V>?,
+    countdown: Duration
+  ) -> PhotoTimerServices where V.Duration == Duration {
     let suggestion = Locked<FilterSuggestion?>(nil)
     let suggested = OneShot<FilterSuggestion>()
     let detected = Locked<DetectedCamera?>(nil)

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerTesting
 import Testing
 
 @testable import PhotoTimerGPhoto2
@@ -54,8 +55,12 @@ private struct StandInDSLR {
   }
 
   func camera(store: PhotoStore?) -> GPhoto2Camera<ContinuousClock> {
-    GPhoto2Camera(
-      executable: script.path, launcher: ["/bin/sh"], store: store, clock: ContinuousClock())
+    camera(store: store, clock: ContinuousClock())
+  }
+
+  func camera<C: Clock>(store: PhotoStore?, clock: C) -> GPhoto2Camera<C>
+  where C.Duration == Duration {
+    GPhoto2Camera(executable: script.path, launcher: ["/bin/sh"], store: store, clock: clock)
   }
 
   func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -94,17 +99,24 @@ struct GPhoto2LiveViewTests {
     let camera = LiveCamera(view)
     try await camera.start()
     let store = PhotoStore(folder: dslr.folder)
-    let services = dslr.camera(store: store).services(
+    // NB: the run's clock is a test clock: the stop before zero happens when the test says.
+    let clock = TestClock()
+    let services = dslr.camera(store: store, clock: clock).services(
       location: .disabled(reason: "off"), liveView: camera, view: view, countdown: .seconds(1))
     for shot in 1...2 {
+      let session = try #require(view.session)
+      let margin = session.margin ?? .milliseconds(500)
+      let start = clock.now
       let settings = try await services.camera.prepare()
       #expect(settings.iso > 0)
-      // Zero: the live view has been stopped in time (or is stopped now), the photo is taken.
-      try await Task.sleep(for: .seconds(1))
-      if shot == 1 {
-        // NB: the first stop is 0.5 s before zero (nothing measured yet): begun by now.
-        #expect(view.session?.isStreaming == false)
-      }
+      // The stop is timed a stop's length before zero: at that instant it begins, and the
+      // device is free before zero.
+      await clock.waitForSleepers(1)
+      #expect(clock.deadlines == [start.offset + .seconds(1) - margin], "shot \(shot)")
+      clock.advance(to: start.advanced(by: .seconds(1) - margin))
+      while session.isStreaming { await Task.yield() }
+      #expect(clock.now < start.advanced(by: .seconds(1)))
+      clock.advance(to: start.advanced(by: .seconds(1)))
       let request = CaptureRequest(
         settings: settings, location: nil, filter: .natural, shutterOffset: .seconds(1))
       let shotResult = try await services.camera.shoot(request)
