@@ -48,6 +48,8 @@ package final class ChildProcess: Sendable {
     var blockedWaiters: [DispatchSemaphore] = []
     var terminating = false
     var escalation: KillTimer?
+    /// No signal may be sent any more: the reaper is about to reap without knowing the exit.
+    var unsignalled = false
   }
 
   /// The child's process id.
@@ -146,12 +148,14 @@ package final class ChildProcess: Sendable {
     do {
       try SystemCall.value("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
     } catch {
-      // NB: the exit cannot be learnt; record that first (no signal is sent after this),
-      // then reap the child so it is not left a zombie, then tell the waiters.
-      let waiting = record(state) { .failure(error) }
+      // NB: the exit cannot be learnt. First no signal may be sent (the pid is about to be
+      // reaped), then the child is reaped so it is not left a zombie, and only then is the
+      // failure recorded: a waiter never returns while the child is still there.
+      state.withLock { $0.unsignalled = true }
       var status: Int32 = 0
       _ = try? SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
       plan?.reaped(pid, nil)
+      let waiting = record(state) { .failure(error) }
       resume(waiting, with: .failure(error))
       return
     }
@@ -264,7 +268,7 @@ package final class ChildProcess: Sendable {
   @discardableResult
   package func send(_ signal: Int32) -> Bool {
     state.withLock { state in
-      guard state.exit == nil else { return false }
+      guard state.exit == nil, !state.unsignalled else { return false }
       return (try? SystemCall.value("kill") { kill(pid, signal) }) != nil
     }
   }
@@ -280,7 +284,7 @@ package final class ChildProcess: Sendable {
   /// - Parameter grace: How long the child has to exit after SIGTERM.
   package func terminate(grace: Duration = .milliseconds(200)) {
     state.withLock { state in
-      guard state.exit == nil, !state.terminating else { return }
+      guard state.exit == nil, !state.unsignalled, !state.terminating else { return }
       state.terminating = true
       _ = try? SystemCall.value("kill") { kill(pid, SIGTERM) }
       let timer = DispatchSource.makeTimerSource(queue: Self.escalationQueue)
