@@ -41,6 +41,14 @@ final class CommandSession: Sendable {
     }
   }
 
+  /// Between counts with `--frame`: nobody waits, the loop waits for space, or space came
+  /// before the loop waited.
+  private enum FramingWait {
+    case idle
+    case waiting(CheckedContinuation<Bool, Never>)
+    case pressed
+  }
+
   private enum Phase {
     case framing
     case running(Task<PhotoTimerResult, Never>, PhotoTimerSession<ContinuousClock>)
@@ -50,9 +58,8 @@ final class CommandSession: Sendable {
     var phase = Phase.framing
     var signal: Int32?
     var stopped = false
-    /// A count was asked for while framing.
-    var go: CheckedContinuation<Bool, Never>?
-    var goPending = false
+    /// The framing loop's wait for space.
+    var framing = FramingWait.idle
   }
 
   let options: CommandOptions.RunOptions
@@ -205,11 +212,11 @@ final class CommandSession: Sendable {
     await withCheckedContinuation { continuation in
       let now = state.withLock { state -> Bool? in
         if state.stopped { return false }
-        if state.goPending {
-          state.goPending = false
+        if case .pressed = state.framing {
+          state.framing = .idle
           return true
         }
-        state.go = continuation
+        state.framing = .waiting(continuation)
         return nil
       }
       if let now { continuation.resume(returning: now) }
@@ -220,11 +227,11 @@ final class CommandSession: Sendable {
   private func answerFraming(_ go: Bool) {
     let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
       if !go { state.stopped = true }
-      guard let waiter = state.go else {
-        if go { state.goPending = true }
+      guard case .waiting(let waiter) = state.framing else {
+        if go { state.framing = .pressed }
         return nil
       }
-      state.go = nil
+      state.framing = .idle
       return waiter
     }
     waiter?.resume(returning: go)
