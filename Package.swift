@@ -64,12 +64,21 @@ let package = Package(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     // The test clock and test doubles, for this package's tests and for apps' own.
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
-    // Arguments, terminal output and exit codes only.
+    // What both programs share: the options, the camera and services they ask for, the advice
+    // for errors and the exit codes.
+    .target(
+      name: "PhotoTimerCommandLine",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX",
+      ]),
+    // Terminal output only.
     .executableTarget(
       name: "PhotoTimerCLI",
       dependencies: [
-        "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX", "PhotoTimerTerminal",
+        "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerLocation", "PhotoTimerGPSD",
+        "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerFFmpeg", "PhotoTimerGPhoto2",
+        "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
@@ -118,7 +127,9 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),
     // Runs the built `phototimer` binary end to end.
-    .testTarget(name: "PhotoTimerCLITests", dependencies: ["PhotoTimerCLI", "PhotoTimerPOSIX"]),
+    .testTarget(
+      name: "PhotoTimerCLITests",
+      dependencies: ["PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
@@ -43,8 +44,8 @@ struct Doctor {
         ?? "not installed: sudo apt-get install ffmpeg (for webcams and IP cameras)")
     do {
       let gphoto2 = GPhoto2Camera(
-        executable: PhotoTimerCommand.gphoto2.executable,
-        launcher: PhotoTimerCommand.gphoto2.launcher, store: nil,
+        executable: ProgramSetup.gphoto2.executable,
+        launcher: ProgramSetup.gphoto2.launcher, store: nil,
         clock: ContinuousClock())
       let cameras = try await gphoto2.detect()
       line(
@@ -95,7 +96,7 @@ struct Doctor {
     }
 
     // Output folder.
-    let store = PhotoTimerCommand.store(options)
+    let store = ProgramSetup.store(options)
     do {
       try store.checkFolder()
       line(.ok, "output folder", "\(store.folder.path) (writable)")

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
@@ -34,8 +35,8 @@ struct PhotoTimerCommand {
     case .doctor(let run):
       exit(await Doctor(options: run).report())
     case .run(var run):
-      if run.camera == .auto { run.camera = await resolveAuto() }
-      let source = cameraSource(run)
+      if run.camera == .auto { run.camera = await ProgramSetup.resolveAuto() }
+      let source = ProgramSetup.cameraSource(run)
       let screen = CommandSession.Screen(
         options: run, environment: environment, interactive: Terminal.isInteractive,
         size: Terminal.size, hasCamera: source != nil)
@@ -50,7 +51,8 @@ struct PhotoTimerCommand {
       let camera = source.flatMap { screen.preview != nil || run.frame ? LiveCamera($0) : nil }
       let services: PhotoTimerServices
       do {
-        services = try makeServices(run, camera: camera ?? source).mapErrors(CommandAdvice.advise)
+        services = try ProgramSetup.makeServices(run, camera: camera ?? source).mapErrors(
+          CommandAdvice.advise)
       } catch {
         writeError("error: \(CommandAdvice.advise(error))\n")
         exit(ExitCode.failure.rawValue)
@@ -59,107 +61,6 @@ struct PhotoTimerCommand {
         options: run, services: services, screen: screen, camera: camera)
       exit(await session.run().rawValue)
     }
-  }
-
-  /// `auto`: the first V4L2 device through ffmpeg, else a camera gphoto2 detects, else the
-  /// scene camera.
-  ///
-  /// NB: gphoto2 is asked only when a USB still-image (PTP) interface is present: starting it
-  /// costs about 100 ms, which would delay the first frame of every run without a DSLR.
-  static func resolveAuto() async -> CommandOptions.CameraChoice {
-    let video = CommandOptions.autoCamera()
-    if video != .scene(.daylight) { return video }
-    guard DetectedCamera.stillImageInterfacePresent() else { return .scene(.daylight) }
-    let gphoto2 = GPhoto2Camera(
-      executable: gphoto2.executable, launcher: gphoto2.launcher, store: nil,
-      clock: ContinuousClock())
-    if let cameras = try? await gphoto2.detect(), !cameras.isEmpty { return .gphoto2 }
-    return .scene(.daylight)
-  }
-
-  /// The gphoto2 program: `PHOTOTIMER_GPHOTO2` when set (a `.sh` stand-in runs through
-  /// `/bin/sh`: the tests' cameras), else `gphoto2` on PATH.
-  static var gphoto2: (executable: String, launcher: [String]) {
-    guard let path = ProcessInfo.processInfo.environment["PHOTOTIMER_GPHOTO2"], !path.isEmpty
-    else { return ("gphoto2", []) }
-    return (path, path.hasSuffix(".sh") ? ["/bin/sh"] : [])
-  }
-
-  /// The camera the options ask for (for gphoto2: its live view, which the screen shows while
-  /// gphoto2 takes the photos), or `nil` for the simulation.
-  static func cameraSource(_ options: CommandOptions.RunOptions) -> (any CameraSource)? {
-    let clock = ContinuousClock()
-    switch options.camera {
-    case .simulated: return nil
-    case .gphoto2:
-      return GPhoto2LiveView(
-        executable: gphoto2.executable, launcher: gphoto2.launcher, clock: clock)
-    case .scene(let preset):
-      return SceneCamera(
-        preset: preset, width: options.width, height: options.height, clock: clock)
-    case .file(let path): return ImageFileCamera(path: path, clock: clock)
-    case .ffmpeg(let input, let format):
-      return FFmpegCamera(input: input, format: format, clock: clock)
-    case .auto:
-      return SceneCamera(
-        preset: .daylight, width: options.width, height: options.height, clock: clock)
-    }
-  }
-
-  /// The services the options ask for, on `camera` (from ``cameraSource(_:)``, or the live
-  /// camera the screen holds over it); checks the output folder before any counting.
-  static func makeServices(
-    _ options: CommandOptions.RunOptions, camera: (any CameraSource)?
-  )
-    throws -> PhotoTimerServices
-  {
-    let clock = ContinuousClock()
-    var services: PhotoTimerServices = .simulated()
-    if options.camera == .gphoto2 {
-      let store = store(options)
-      try store.checkFolder()
-      // NB: the live view only where the screen holds it (a LiveCamera over it).
-      let live = camera as? LiveCamera
-      let dslr = GPhoto2Camera(
-        executable: gphoto2.executable, launcher: gphoto2.launcher, store: store, clock: clock)
-      services = dslr.services(
-        location: services.location, liveView: live,
-        view: live?.source as? GPhoto2LiveView<ContinuousClock>,
-        countdown: .seconds(options.seconds))
-    } else if let camera {
-      services = try pipeline(camera, options).services(location: services.location)
-    }
-    switch options.location {
-    case .simulated: break
-    case .gpsd(let endpoint):
-      services.location = GPSDLocationSource(endpoint: endpoint, clock: clock).preparation()
-    case .manual(let location): services.location = location.preparation()
-    case .off: services.location = .disabled(reason: "location off (--no-location)")
-    }
-    return services
-  }
-
-  /// The photo store the options ask for.
-  static func store(_ options: CommandOptions.RunOptions) -> PhotoStore {
-    if let output = options.output {
-      return PhotoStore(
-        folder: URL(fileURLWithPath: (output as NSString).expandingTildeInPath),
-        quality: options.quality)
-    }
-    return PhotoStore(
-      folder: PhotoStore.defaultFolder(), quality: options.quality, createsFolder: true)
-  }
-
-  private static func pipeline(
-    _ source: any CameraSource, _ options: CommandOptions.RunOptions
-  )
-    throws -> CameraPipeline<ContinuousClock>
-  {
-    let store = store(options)
-    try store.checkFolder()
-    return CameraPipeline(
-      source: source, sink: store, clock: ContinuousClock(), filter: options.filter,
-      keepOriginal: options.keepOriginal, burst: options.burst)
   }
 
   static func writeError(_ text: String) {

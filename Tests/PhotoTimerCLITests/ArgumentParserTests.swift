@@ -5,6 +5,7 @@ import PhotoTimerGPhoto2
 import Testing
 
 @testable import PhotoTimerCLI
+@testable import PhotoTimerCommandLine
 
 @Suite("Arguments")
 struct ArgumentParserTests {

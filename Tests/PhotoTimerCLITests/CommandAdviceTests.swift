@@ -5,6 +5,7 @@ import PhotoTimerLocation
 import Testing
 
 @testable import PhotoTimerCLI
+@testable import PhotoTimerCommandLine
 
 @Suite("The command's advice on the libraries' errors")
 struct CommandAdviceTests {

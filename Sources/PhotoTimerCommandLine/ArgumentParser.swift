@@ -3,27 +3,27 @@
 /// problem reported at once, and a suggestion for a misspelled option.
 ///
 /// swift-argument-parser cannot be fetched here; this is the part of it phototimer needs.
-struct ArgumentParser {
+package struct ArgumentParser {
   /// What the command line said, before the values are interpreted.
-  struct Parsed: Equatable {
+  package struct Parsed: Equatable {
     /// The subcommand, when one was given.
-    var command: String?
+    package var command: String?
     /// Each option given, with its values in order (empty for a flag).
-    var options: [CommandOption: [String]] = [:]
+    package var options: [CommandOption: [String]] = [:]
     /// The order options were given in (for "cannot be combined" messages).
-    var order: [CommandOption] = []
+    package var order: [CommandOption] = []
     /// Arguments that are neither options nor the subcommand.
-    var positionals: [String] = []
+    package var positionals: [String] = []
 
     /// Whether `option` was given.
-    func has(_ option: CommandOption) -> Bool { options[option] != nil }
+    package func has(_ option: CommandOption) -> Bool { options[option] != nil }
 
     /// The last value given for `option`.
-    func value(_ option: CommandOption) -> String? { options[option]?.last }
+    package func value(_ option: CommandOption) -> String? { options[option]?.last }
 
     /// The last value given for a whole-number option, checked against its declared range;
     /// a value out of range or not a number adds a problem and gives `nil`.
-    func integer(_ option: CommandOption, problems: inout [String]) -> Int? {
+    package func integer(_ option: CommandOption, problems: inout [String]) -> Int? {
       guard let text = value(option) else { return nil }
       guard case .integer(_, let range, let unit, _)? = option.declaration.value else {
         preconditionFailure("Internal inconsistency: \(option.name) is not a whole number")
@@ -37,13 +37,13 @@ struct ArgumentParser {
     }
   }
 
-  var options: [CommandOption]
-  var commands: [String]
+  package var options: [CommandOption]
+  package var commands: [String]
 
   /// Parses `arguments`.
   ///
   /// - Returns: What was given, and every problem found (empty when none).
-  func parse(_ arguments: [String]) -> (Parsed, [String]) {
+  package func parse(_ arguments: [String]) -> (Parsed, [String]) {
     var parsed = Parsed()
     var problems: [String] = []
     var index = 0
@@ -134,7 +134,7 @@ struct ArgumentParser {
   }
 
   /// The edit distance between two strings (insertions, deletions, substitutions).
-  static func distance(_ a: String, _ b: String) -> Int {
+  package static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }

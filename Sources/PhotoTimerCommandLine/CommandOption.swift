@@ -3,28 +3,28 @@
 /// Each case's declaration (names, value, help) is the one source for parsing, validating a
 /// whole-number value, the `--help` text and the suggestion for a misspelling; code reads
 /// an option by its case, so a misspelt lookup does not compile.
-enum CommandOption: CaseIterable, Hashable {
+package enum CommandOption: CaseIterable, Hashable {
   case seconds, camera, ffmpegFormat, output, location, noLocation, gpsd, filter, keepOriginal
   case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
   case frame, noPreview, mirror, noMirror
   case help, version
 
   /// What an option's value is.
-  enum Value: Hashable {
+  package enum Value: Hashable {
     /// Free text, checked by the code that uses it; `name` is shown in help (`DIR`).
     case text(name: String, example: String)
     /// A whole number within `range`; `unit` names what it counts ("seconds").
     case integer(name: String, range: ClosedRange<Int>, unit: String?, example: String)
 
     /// The placeholder shown in help and messages.
-    var name: String {
+    package var name: String {
       switch self {
       case .text(let name, _), .integer(let name, _, _, _): name
       }
     }
 
     /// A value to show in "needs a value, for example …".
-    var example: String {
+    package var example: String {
       switch self {
       case .text(_, let example), .integer(_, _, _, let example): example
       }
@@ -32,14 +32,14 @@ enum CommandOption: CaseIterable, Hashable {
   }
 
   /// The option's declaration.
-  struct Declaration {
-    var names: [String]
-    var value: Value?
-    var help: [String]
+  package struct Declaration {
+    package var names: [String]
+    package var value: Value?
+    package var help: [String]
   }
 
   /// The names, the value and the help of this option.
-  var declaration: Declaration {
+  package var declaration: Declaration {
     switch self {
     case .seconds:
       Declaration(
@@ -155,10 +155,10 @@ enum CommandOption: CaseIterable, Hashable {
   }
 
   /// The long name, as messages show it.
-  var name: String { declaration.names.last ?? "" }
+  package var name: String { declaration.names.last ?? "" }
 
   /// The options section of `--help`, one declaration after another.
-  static var helpLines: [String] {
+  package static var helpLines: [String] {
     let column = 30
     return allCases.flatMap { option -> [String] in
       let declaration = option.declaration

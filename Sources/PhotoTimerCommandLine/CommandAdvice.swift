@@ -4,24 +4,24 @@ import PhotoTimerJPEG
 import PhotoTimerLocation
 
 /// A library's error with the command's advice after it: what to type to fix it.
-struct AdvisedError: Error, CustomStringConvertible {
-  var underlying: any Error
-  var advice: String
+package struct AdvisedError: Error, CustomStringConvertible {
+  package var underlying: any Error
+  package var advice: String
 
-  var description: String { "\(underlying)\(advice)" }
+  package var description: String { "\(underlying)\(advice)" }
 }
 
 /// The command's advice for the libraries' errors: the one place that knows both the errors
 /// and phototimer's options.
-enum CommandAdvice {
+package enum CommandAdvice {
   /// The error with the advice that goes with it, or the error itself when there is none.
-  static func advise(_ error: any Error) -> any Error {
+  package static func advise(_ error: any Error) -> any Error {
     guard let advice = advice(for: error) else { return error }
     return AdvisedError(underlying: error, advice: advice)
   }
 
   /// The advice for `error`, as text that follows its message, or `nil`.
-  static func advice(for error: any Error) -> String? {
+  package static func advice(for error: any Error) -> String? {
     switch error {
     case let error as FFmpegError:
       switch error {

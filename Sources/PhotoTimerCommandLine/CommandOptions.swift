@@ -6,9 +6,9 @@ import PhotoTimerImaging
 import PhotoTimerLocation
 
 /// The command line, interpreted.
-struct CommandOptions: Equatable {
+package struct CommandOptions: Equatable {
   /// Where the geotag comes from.
-  enum LocationChoice: Equatable {
+  package enum LocationChoice: Equatable {
     /// The seed's simulated step (with `--simulate`).
     case simulated
     /// gpsd at the endpoint.
@@ -20,7 +20,7 @@ struct CommandOptions: Equatable {
   }
 
   /// Which camera takes the photo.
-  enum CameraChoice: Equatable {
+  package enum CameraChoice: Equatable {
     /// The seed's simulated camera: no pixels, no file (`--simulate`).
     case simulated
     /// The built-in scene camera under a lighting preset.
@@ -36,7 +36,7 @@ struct CommandOptions: Equatable {
   }
 
   /// How the run is shown.
-  enum OutputMode: Equatable {
+  package enum OutputMode: Equatable {
     /// The live view (stdout is a terminal).
     case live
     /// One plain line per event (stdout is not a terminal).
@@ -46,33 +46,33 @@ struct CommandOptions: Equatable {
   }
 
   /// What a run is asked to do.
-  struct RunOptions: Equatable {
-    var seconds = 5
-    var location = LocationChoice.gpsd(.standard)
-    var camera = CameraChoice.auto
-    var burst = 1
+  package struct RunOptions: Equatable {
+    package var seconds = 5
+    package var location = LocationChoice.gpsd(.standard)
+    package var camera = CameraChoice.auto
+    package var burst = 1
     /// Time-lapse: the time between shots, and how many.
-    var interval: Duration?
-    var count = 1
-    var output: String?
-    var filter = FilterChoice.auto
-    var keepOriginal = false
-    var quality = 92
-    var width = 1920
-    var height = 1080
-    var sequential = false
-    var json = false
-    var beep: Bool?
-    var color = true
+    package var interval: Duration?
+    package var count = 1
+    package var output: String?
+    package var filter = FilterChoice.auto
+    package var keepOriginal = false
+    package var quality = 92
+    package var width = 1920
+    package var height = 1080
+    package var sequential = false
+    package var json = false
+    package var beep: Bool?
+    package var color = true
     /// `--frame`: the preview runs and each count waits for space.
-    var frame = false
+    package var frame = false
     /// Whether the live view may show the live picture (`--no-preview` turns it off).
-    var preview = true
+    package var preview = true
     /// `--mirror` or `--no-mirror`; `nil` mirrors webcams only.
-    var mirror: Bool?
+    package var mirror: Bool?
   }
 
-  enum Action: Equatable {
+  package enum Action: Equatable {
     case run(RunOptions)
     case doctor(RunOptions)
     case help
@@ -80,14 +80,14 @@ struct CommandOptions: Equatable {
   }
 
   /// Bad usage: every problem found, one per line.
-  struct UsageError: Error, Equatable, CustomStringConvertible {
-    var problems: [String]
-    var description: String { problems.joined(separator: "\n") }
+  package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package var problems: [String]
+    package var description: String { problems.joined(separator: "\n") }
   }
 
-  static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
+  package static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
 
-  static var help: String {
+  package static var help: String {
     ([
       "phototimer — a photo self-timer that prepares the shot while it counts", "",
       "usage:",
@@ -104,9 +104,9 @@ struct CommandOptions: Equatable {
     ]).joined(separator: "\n")
   }
 
-  static let parser = ArgumentParser(options: CommandOption.allCases, commands: ["doctor"])
+  package static let parser = ArgumentParser(options: CommandOption.allCases, commands: ["doctor"])
 
-  var action: Action
+  package var action: Action
 
   /// Interprets the command line.
   ///
@@ -114,7 +114,7 @@ struct CommandOptions: Equatable {
   ///   - arguments: The arguments, without the program name.
   ///   - environment: For `NO_COLOR`.
   /// - Throws: ``UsageError`` with every problem found.
-  init(arguments: [String], environment: [String: String] = [:]) throws(UsageError) {
+  package init(arguments: [String], environment: [String: String] = [:]) throws(UsageError) {
     let (parsed, parseProblems) = Self.parser.parse(arguments)
     var problems = parseProblems
     if parsed.has(.help) {
@@ -280,7 +280,7 @@ struct CommandOptions: Equatable {
   }
 
   /// `auto`: the first V4L2 device through ffmpeg, else the scene camera.
-  static func autoCamera(devices: [VideoDevice] = VideoDevice.connected()) -> CameraChoice {
+  package static func autoCamera(devices: [VideoDevice] = VideoDevice.connected()) -> CameraChoice {
     guard let first = devices.first else { return .scene(.daylight) }
     return .ffmpeg(first.path, format: "v4l2")
   }

@@ -2,7 +2,7 @@ import PhotoTimer
 import PhotoTimerPOSIX
 
 /// The documented exit statuses of `phototimer`.
-enum ExitCode: Int32 {
+package enum ExitCode: Int32 {
   /// The photo was taken.
   case success = 0
   /// The run failed; the message says why.
@@ -17,7 +17,7 @@ enum ExitCode: Int32 {
   case terminated = 143
 
   /// The status for a run's result; `signal` is the signal that cancelled it, if one did.
-  init(_ result: PhotoTimerResult, signal: Int32? = nil) {
+  package init(_ result: PhotoTimerResult, signal: Int32? = nil) {
     switch result {
     case .captured: self = .success
     case .failed: self = .failure
