@@ -8,11 +8,17 @@ TSAN_PATH := .build/tsan
 # Seeded fuzz runs under the sanitizer (lower it for a quicker local check).
 TSAN_FUZZ_RUNS ?= 10000
 ARGS ?=
+# `make install`: where, and (for packaging) under which staging root.
+PREFIX ?= /usr/local
+DESTDIR ?=
+# GTK 4's flags without the ones SwiftPM refuses (scripts/gtk-pkgconfig.sh writes the file).
+export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: setup build run test lint unit tsan docs bench stress clean
+.PHONY: setup build run run-gtk test lint unit tsan docs bench stress install clean
 
 setup:
 	@scripts/install-packages.sh
+	@scripts/gtk-pkgconfig.sh
 
 build: setup
 	$(SWIFT) build $(STRICT)
@@ -20,6 +26,10 @@ build: setup
 # NB: release: the image and place lookups are 20–50× slower in a debug build.
 run: setup
 	$(SWIFT) run -c release $(STRICT) phototimer $(ARGS)
+
+# The window, on the desktop's display.
+run-gtk: setup
+	$(SWIFT) run -c release $(STRICT) phototimer-gtk $(ARGS)
 
 test: setup
 	$(SWIFT) build --build-tests $(STRICT)
@@ -47,6 +57,18 @@ bench: setup
 stress: setup
 	$(SWIFT) build --build-tests $(STRICT)
 	scripts/stress.sh 20
+
+# Both programs, the desktop entry and the icon.
+install: setup
+	$(SWIFT) build -c release $(STRICT) --product phototimer
+	$(SWIFT) build -c release $(STRICT) --product phototimer-gtk
+	desktop-file-validate share/applications/phototimer.desktop
+	install -Dm755 .build/release/phototimer $(DESTDIR)$(PREFIX)/bin/phototimer
+	install -Dm755 .build/release/phototimer-gtk $(DESTDIR)$(PREFIX)/bin/phototimer-gtk
+	install -Dm644 share/applications/phototimer.desktop \
+	  $(DESTDIR)$(PREFIX)/share/applications/phototimer.desktop
+	install -Dm644 share/icons/hicolor/scalable/apps/phototimer.svg \
+	  $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/phototimer.svg
 
 clean:
 	rm -rf .build

@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
     .library(name: "PhotoTimerGPhoto2", targets: ["PhotoTimerGPhoto2"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
+    .executable(name: "phototimer-gtk", targets: ["PhotoTimerGTK"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
   ],
   targets: [
@@ -80,6 +81,18 @@ let package = Package(
         "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerFFmpeg", "PhotoTimerGPhoto2",
         "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
+    // The desktop window: GTK 4 drives the unchanged view model; the main actor runs in GLib's
+    // loop. Apart from the command so that `phototimer` keeps no GTK dependency.
+    .executableTarget(
+      name: "PhotoTimerGTK",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerImaging", "PhotoTimerJPEG",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX", "CGTK",
+      ]),
+    // GTK 4 and libcanberra; the flags come from scripts/gtk-pkgconfig.sh (see the Makefile).
+    .systemLibrary(
+      name: "CGTK", pkgConfig: "phototimer-gtk",
+      providers: [.apt(["libgtk-4-dev", "libcanberra-dev"])]),
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: [
@@ -126,6 +139,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),
+    // The window: its options, and the built `phototimer-gtk` under Xvfb (started by the tests).
+    .testTarget(
+      name: "PhotoTimerGTKTests",
+      dependencies: ["PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerPOSIX"]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(
       name: "PhotoTimerCLITests",

@@ -34,11 +34,7 @@ final class CommandSession: Sendable {
       let graphics = TerminalGraphics(environment: environment)
       let wanted = mode == .live && options.preview && options.color && hasCamera
       preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
-      var webcam = false
-      if case .ffmpeg(let input, let format) = options.camera {
-        webcam = format == "v4l2" || input.hasPrefix("/dev/video")
-      }
-      mirrored = options.mirror ?? webcam
+      mirrored = options.mirror ?? options.camera.isWebcam
     }
   }
 

@@ -158,9 +158,12 @@ package enum CommandOption: CaseIterable, Hashable {
   package var name: String { declaration.names.last ?? "" }
 
   /// The options section of `--help`, one declaration after another.
-  package static var helpLines: [String] {
+  package static var helpLines: [String] { helpLines(for: allCases) }
+
+  /// The `--help` lines of `options` only.
+  package static func helpLines(for options: [CommandOption]) -> [String] {
     let column = 30
-    return allCases.flatMap { option -> [String] in
+    return options.flatMap { option -> [String] in
       let declaration = option.declaration
       var left = declaration.names.joined(separator: ", ")
       if let value = declaration.value { left += " \(value.name)" }

@@ -83,6 +83,10 @@ package struct CommandOptions: Equatable {
   package struct UsageError: Error, Equatable, CustomStringConvertible {
     package var problems: [String]
     package var description: String { problems.joined(separator: "\n") }
+
+    package init(problems: [String]) {
+      self.problems = problems
+    }
   }
 
   package static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
@@ -246,7 +250,8 @@ package struct CommandOptions: Equatable {
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)
   }
 
-  private static func camera(_ text: String) throws(UsageError) -> CameraChoice {
+  /// The camera `--camera TEXT` names.
+  package static func camera(_ text: String) throws(UsageError) -> CameraChoice {
     if text == "auto" { return .auto }
     if text == "scene" { return .scene(.daylight) }
     if text.hasPrefix("ffmpeg:") {
@@ -285,7 +290,8 @@ package struct CommandOptions: Equatable {
     return .ffmpeg(first.path, format: "v4l2")
   }
 
-  private static func filter(_ text: String) throws(UsageError) -> FilterChoice {
+  /// The look `--filter TEXT` names.
+  package static func filter(_ text: String) throws(UsageError) -> FilterChoice {
     switch text.lowercased() {
     case "auto": return .auto
     case "none": return .none
@@ -298,6 +304,41 @@ package struct CommandOptions: Equatable {
         ])
       }
       return .fixed(look)
+    }
+  }
+}
+
+extension CommandOptions.CameraChoice {
+  /// The `--camera` text that names this camera (the format of an ffmpeg input apart), or
+  /// `nil` for the simulation.
+  package var argument: String? {
+    switch self {
+    case .simulated: nil
+    case .scene(let preset): "scene:\(preset.name)"
+    case .file(let path): "file:\(path)"
+    case .ffmpeg(let input, _): "ffmpeg:\(input)"
+    case .gphoto2: "gphoto2"
+    case .auto: "auto"
+    }
+  }
+
+  /// Whether the camera faces the user like a mirror: a webcam (V4L2), whose preview is
+  /// mirrored unless asked otherwise.
+  package var isWebcam: Bool {
+    if case .ffmpeg(let input, let format) = self {
+      return format == "v4l2" || input.hasPrefix("/dev/video")
+    }
+    return false
+  }
+}
+
+extension FilterChoice {
+  /// The `--filter` text that names this choice.
+  package var argument: String {
+    switch self {
+    case .auto: "auto"
+    case .none: "none"
+    case .fixed(let look): look.rawValue.lowercased()
     }
   }
 }

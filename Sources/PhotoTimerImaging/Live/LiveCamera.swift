@@ -122,8 +122,8 @@ public final class LiveCamera: CameraSource {
     return try await frames.next(after: after)
   }
 
-  /// The stream's previews: each the newest frame, scaled (off the cooperative pool) to fit
-  /// inside `room`, mirrored left to right when `mirrored` (the photo never is).
+  /// The stream's previews: each the newest frame, scaled down (off the cooperative pool) to
+  /// fit inside `room` (never up: a screen enlarges by itself), mirrored left to right when `mirrored` (the photo never is).
   ///
   /// A consumer slower than the camera skips frames; it never falls behind. The stream ends
   /// when the camera is closed and throws when the camera fails. It does not start the
@@ -240,7 +240,11 @@ public struct PreviewStream: AsyncSequence, Sendable {
     public mutating func next() async throws -> Frame? {
       guard let (sequence, frame) = try await camera.frame(after: seen) else { return nil }
       seen = sequence
-      let room = room
+      // NB: never enlarged: a screen scales up by itself, for free; a frame that already fits
+      // is passed as it is (no copy) unless it is to be mirrored.
+      if frame.width <= room.width, frame.height <= room.height, !mirrored { return frame }
+      let room = PreviewSize(
+        width: Swift.min(room.width, frame.width), height: Swift.min(room.height, frame.height))
       let mirrored = mirrored
       return await OffPool.quick { frame.scaled(toFit: room, mirrored: mirrored) }
     }

@@ -1,0 +1,828 @@
+import CGTK
+import Foundation
+import Observation
+import PhotoTimer
+import PhotoTimerCommandLine
+import PhotoTimerFFmpeg
+import PhotoTimerGPhoto2
+import PhotoTimerImaging
+import PhotoTimerJPEG
+
+/// The window: the live preview with the count over it, the checklist, the controls, and
+/// after the shutter the photo with its settings, place, look, file and timeline.
+///
+/// It is driven by an unchanged ``PhotoTimerViewModel`` through Observation: every change
+/// of the model's state schedules one render on the main actor, which is the GTK thread.
+/// Nothing here reads a file, a socket or a process on the main thread: the camera, the
+/// services and the photo's decoding are built and run off it.
+@MainActor
+final class PhotoTimerWindow {
+  /// How the program ends: 0 when the window was closed, 130 or 143 for a signal.
+  static var exitStatus: Int32 = 0
+  /// The window of this process, once the application is active.
+  static var current: PhotoTimerWindow?
+
+  private let application: UnsafeMutablePointer<GtkApplication>
+  private var options: CommandOptions.RunOptions
+  private var settings: WindowSettings
+  private let settingsFile: URL
+  private let trace: Trace?
+  private let sound: ShutterSound
+
+  // The run: the camera the screen holds, and the model over services built on it.
+  private var camera: LiveCamera?
+  private var model: PhotoTimerViewModel?
+  private var feed: Task<Void, Never>?
+  private var events: Task<Void, Never>?
+  private var rebuilding: Task<Void, Never>?
+  private var statusTicker: Task<Void, Never>?
+  private var problem: String?
+  private var closing = false
+  private var closed = false
+
+  // What is shown.
+  private var cameras: [CommandOptions.CameraChoice] = []
+  private var mirrored: Bool
+  private var previewLook: Look?
+  private var showingPhoto = false
+  private var photoShown: CapturedPhoto?
+  private var runStart: ContinuousClock.Instant?
+  private var countShown: Int?
+  private var firstFrameTraced = false
+  private var statusTraced: String?
+
+  // The widgets, made with the window; their signals are connected in `present()`.
+  private let window: Widget
+  private let stack = made(gtk_stack_new())
+  private let overlay = made(gtk_overlay_new())
+  private let preview = made(gtk_picture_new())
+  private let countLabel = GTK.label("", classes: ["count"])
+  private let statusLabel = GTK.label("Starting the camera…", classes: ["status"])
+  private let flash = GTK.box(GTK_ORIENTATION_HORIZONTAL)
+  private let checklist = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 4)
+  private var rows: [PreparationStep: (spinner: Widget, mark: Widget, text: Widget)] = [:]
+  private let startButton = GTK.button("_Start", tooltip: "Start the count (space)")
+  private let nowButton = GTK.button("_Take it now", tooltip: "Take the photo now (space or Enter)")
+  private let cancelButton = GTK.button("_Cancel", tooltip: "Cancel the run (Esc)")
+  private let restartButton = GTK.button("_Restart", tooltip: "Count again from the start (r)")
+  private let openButton = GTK.button("_Open folder", tooltip: "Open the photo's folder")
+  private let backButton = GTK.button("_Back to the preview", tooltip: "Frame the next shot (Esc)")
+  private let countdownSeconds: [Int]
+  private let countdownChoice: Widget
+  private let cameraChoice: Widget
+  private let lookChoice: Widget
+  private let locationCheck: Widget
+  private let mirrorCheck: Widget
+  private let photoPicture = made(gtk_picture_new())
+  private var photoDetails: [Widget] = []
+  private let timeline = TimelineChart()
+
+  private static let countdowns = [0, 3, 5, 10]
+  private static let looks: [FilterChoice] =
+    [.auto, .none] + [.natural, .vivid, .warm, .cool, .mono, .dramatic, .fade].map { .fixed($0) }
+
+  init(
+    application: UnsafeMutablePointer<GtkApplication>, options: CommandOptions.RunOptions,
+    settings: WindowSettings, settingsFile: URL, trace: Trace?
+  ) {
+    self.application = application
+    self.options = options
+    self.settings = settings
+    self.settingsFile = settingsFile
+    self.trace = trace
+    sound = ShutterSound(enabled: options.beep ?? true)
+    mirrored = options.mirror ?? options.camera.isWebcam
+    window = made(gtk_application_window_new(application))
+    var seconds = Self.countdowns
+    if !seconds.contains(options.seconds) { seconds.append(options.seconds) }
+    seconds.sort()
+    countdownSeconds = seconds
+    countdownChoice = GTK.dropDown(
+      seconds.map { $0 == 0 ? "no count" : "\($0) s" },
+      selected: seconds.firstIndex(of: options.seconds) ?? 0)
+    cameras = [options.camera]
+    cameraChoice = GTK.dropDown([Self.name(options.camera)], selected: 0)
+    lookChoice = GTK.dropDown(
+      Self.looks.map(Self.name), selected: Self.looks.firstIndex(of: options.filter) ?? 0)
+    locationCheck = GTK.check("_Location", active: options.location != .off)
+    mirrorCheck = GTK.check("_Mirror", active: mirrored)
+  }
+
+  // MARK: - Building the window
+
+  /// Builds the window, shows it and starts the camera.
+  func present() {
+    GTK.loadCSS(Self.css)
+    let typedWindow = gobject(raw(window), as: GtkWindow.self)
+    gtk_window_set_title(typedWindow, "phototimer")
+    gtk_window_set_default_size(typedWindow, 1024, 720)
+
+    gtk_picture_set_can_shrink(OpaquePointer(preview), 1)
+    gtk_widget_set_hexpand(preview, 1)
+    gtk_widget_set_vexpand(preview, 1)
+    gtk_widget_add_css_class(preview, "preview")
+
+    let typedStack = OpaquePointer(stack)
+    gtk_stack_set_transition_type(typedStack, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+    gtk_stack_set_transition_duration(typedStack, 150)
+    gtk_stack_add_named(typedStack, preview, "preview")
+    gtk_stack_add_named(typedStack, buildPhotoPage(), "photo")
+
+    let typedOverlay = OpaquePointer(overlay)
+    gtk_overlay_set_child(typedOverlay, stack)
+    gtk_widget_set_hexpand(overlay, 1)
+    gtk_widget_set_vexpand(overlay, 1)
+
+    gtk_widget_set_halign(countLabel, GTK_ALIGN_CENTER)
+    gtk_widget_set_valign(countLabel, GTK_ALIGN_CENTER)
+    gtk_widget_set_can_target(countLabel, 0)
+    gtk_overlay_add_overlay(typedOverlay, countLabel)
+
+    buildChecklist()
+    gtk_widget_set_halign(checklist, GTK_ALIGN_START)
+    gtk_widget_set_valign(checklist, GTK_ALIGN_END)
+    gtk_overlay_add_overlay(typedOverlay, checklist)
+
+    gtk_widget_add_css_class(flash, "flash")
+    gtk_widget_set_can_target(flash, 0)
+    gtk_widget_set_opacity(flash, 0)
+    gtk_overlay_add_overlay(typedOverlay, flash)
+
+    gtk_label_set_xalign(OpaquePointer(statusLabel), 0)
+    gtk_label_set_ellipsize(OpaquePointer(statusLabel), PANGO_ELLIPSIZE_END)
+    gtk_widget_set_hexpand(statusLabel, 1)
+
+    let content = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [overlay, buildControls()])
+    gtk_window_set_child(typedWindow, content)
+
+    let keys = made(gtk_event_controller_key_new())
+    // NB: the capture phase, so space and Enter are the timer's even when a button has focus.
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+    Signal.keyPressed(raw(keys)) { [weak self] key, modifiers in
+      self?.pressed(key: key, modifiers: modifiers) ?? false
+    }
+    gtk_widget_add_controller(window, keys)
+    Signal.handled(raw(window), "close-request") { [weak self] in
+      guard let self, !closed else { return false }
+      close()
+      return true
+    }
+    gtk_window_present(typedWindow)
+    render()
+    if let trace { probeMainActor(trace) }
+    Task {
+      if options.camera == .auto {
+        // NB: asks the system (and gphoto2 when a still camera is plugged in), off the main thread.
+        options.camera = await ProgramSetup.resolveAuto()
+        if options.mirror == nil { mirrored = options.camera.isWebcam }
+        setCheck(mirrorCheck, mirrored)
+        cameras = [options.camera]
+        GTK.replaceItems(of: cameraChoice, with: [Self.name(options.camera)], selected: 0)
+      }
+      rebuild()
+      await discoverCameras()
+    }
+  }
+
+  private func buildChecklist() {
+    let box = checklist
+    gtk_widget_add_css_class(box, "checklist")
+    for step in PreparationStep.allCases {
+      let spinner = made(gtk_spinner_new())
+      let mark = GTK.label("·", classes: ["mark"])
+      let name = GTK.label(step.rawValue.capitalized, classes: ["step"])
+      gtk_label_set_xalign(OpaquePointer(name), 0)
+      gtk_widget_set_size_request(name, 80, -1)
+      let text = GTK.label("", classes: ["step-text"])
+      gtk_label_set_xalign(OpaquePointer(text), 0)
+      gtk_label_set_ellipsize(OpaquePointer(text), PANGO_ELLIPSIZE_END)
+      gtk_label_set_max_width_chars(OpaquePointer(text), 60)
+      GTK.append(box, GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [spinner, mark, name, text]))
+      rows[step] = (spinner, mark, text)
+    }
+  }
+
+  private func buildControls() -> Widget {
+    gtk_widget_add_css_class(startButton, "suggested-action")
+    GTK.onClick(startButton) { [weak self] in self?.start() }
+    GTK.onClick(nowButton) { [weak self] in self?.model?.takeNow() }
+    GTK.onClick(cancelButton) { [weak self] in self?.cancel() }
+    GTK.onClick(restartButton) { [weak self] in self?.start() }
+    let seconds = countdownSeconds
+    GTK.onSelect(countdownChoice) { [weak self] index in self?.chooseCountdown(seconds[index]) }
+    gtk_widget_set_tooltip_text(countdownChoice, "The countdown")
+    GTK.onSelect(cameraChoice) { [weak self] index in self?.chooseCamera(index) }
+    gtk_widget_set_tooltip_text(cameraChoice, "The camera")
+    GTK.onSelect(lookChoice) { [weak self] index in self?.chooseLook(Self.looks[index]) }
+    gtk_widget_set_tooltip_text(lookChoice, "The look: auto follows the suggestion")
+    GTK.onToggle(locationCheck) { [weak self] on in self?.chooseLocation(on) }
+    GTK.onToggle(mirrorCheck) { [weak self] on in self?.mirrored = on }
+    gtk_widget_set_tooltip_text(mirrorCheck, "Mirror the preview (the photo never is)")
+
+    let buttons = GTK.box(
+      GTK_ORIENTATION_HORIZONTAL, spacing: 6,
+      [startButton, nowButton, cancelButton, restartButton])
+    let choices = GTK.box(
+      GTK_ORIENTATION_HORIZONTAL, spacing: 6,
+      [countdownChoice, cameraChoice, lookChoice, locationCheck, mirrorCheck])
+    let bar = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [statusLabel, buttons, choices])
+    gtk_widget_add_css_class(bar, "controls")
+    return bar
+  }
+
+  private func heading(_ text: String) -> Widget {
+    let label = GTK.label(text, classes: ["heading"])
+    gtk_widget_set_halign(label, GTK_ALIGN_START)
+    return label
+  }
+
+  private func buildPhotoPage() -> Widget {
+    gtk_picture_set_can_shrink(OpaquePointer(photoPicture), 1)
+    gtk_widget_set_hexpand(photoPicture, 1)
+    gtk_widget_set_vexpand(photoPicture, 1)
+    let details = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
+    gtk_widget_add_css_class(details, "details")
+    gtk_widget_set_size_request(details, 300, -1)
+    for title in ["Settings", "Place", "Look", "File"] {
+      GTK.append(details, heading(title))
+      let value = GTK.label("", classes: ["value"])
+      gtk_label_set_xalign(OpaquePointer(value), 0)
+      gtk_label_set_wrap(OpaquePointer(value), 1)
+      gtk_label_set_selectable(OpaquePointer(value), 1)
+      gtk_widget_set_halign(value, GTK_ALIGN_START)
+      GTK.append(details, value)
+      photoDetails.append(value)
+    }
+    GTK.onClick(openButton) { [weak self] in self?.openFolder() }
+    GTK.append(details, openButton)
+    GTK.append(details, heading("Timeline"))
+    GTK.append(details, timeline.widget)
+    GTK.onClick(backButton) { [weak self] in self?.showPreview() }
+    GTK.append(details, backButton)
+    return GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [photoPicture, details])
+  }
+
+  /// For the trace: a main-actor task started from GTK's callback runs on the GTK thread, and
+  /// its sleep wakes on time, before anything else keeps the loop busy.
+  private func probeMainActor(_ trace: Trace) {
+    Task { @MainActor in
+      trace.record("main-thread", Thread.isMainThread ? 1 : 0)
+      let before = ContinuousClock.now
+      try? await Task.sleep(for: .milliseconds(100))
+      trace.record("main-sleep", before.advanced(by: .milliseconds(100)).duration(to: .now))
+      trace.record("main-thread", Thread.isMainThread ? 1 : 0)
+    }
+  }
+
+  // MARK: - The camera and the services
+
+  /// Rebuilds the camera, the services and the model from `options`, after the old ones
+  /// have stopped; rebuilds queue behind each other.
+  private func rebuild() {
+    let previous = rebuilding
+    rebuilding = Task {
+      await previous?.value
+      await self.rebuildNow()
+    }
+  }
+
+  private func rebuildNow() async {
+    await tearDown()
+    guard !closing else { return }
+    problem = nil
+    render()
+    let options = options
+    let built = await Task.detached { () -> Result<(LiveCamera?, PhotoTimerServices), any Error> in
+      let source = ProgramSetup.cameraSource(options)
+      let live = source.map { LiveCamera($0) }
+      do {
+        let services = try ProgramSetup.makeServices(options, camera: live ?? source)
+        return .success((live, services.mapErrors(CommandAdvice.advise)))
+      } catch {
+        return .failure(error)
+      }
+    }.value
+    switch built {
+    case .failure(let error):
+      problem = "\(CommandAdvice.advise(error))"
+      render()
+    case .success(let (camera, services)):
+      guard !closing else {
+        await camera?.close()
+        return
+      }
+      let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
+      self.camera = camera
+      self.model = model
+      observe(model, services: services)
+      events = Task { [weak self] in
+        for await event in model.events() { self?.handle(event, of: model) }
+      }
+      if let camera { feed = Task { [weak self] in await self?.runFeed(camera) } }
+      render()
+    }
+  }
+
+  /// Stops the run and closes the camera: no process, socket or partial file is left.
+  private func tearDown() async {
+    let model = model
+    let camera = camera
+    self.model = nil
+    self.camera = nil
+    model?.cancel()
+    await model?.waitForRun()
+    feed?.cancel()
+    events?.cancel()
+    statusTicker?.cancel()
+    await camera?.close()
+    await feed?.value
+    feed = nil
+    events = nil
+  }
+
+  /// Shows the camera's frames, newest only, scaled to the preview's size off the main
+  /// thread, with the suggested look once the filter step chose it.
+  private func runFeed(_ camera: LiveCamera) async {
+    let opening = ContinuousClock.now
+    do {
+      try await camera.start()
+    } catch {
+      if !(error is CancellationError), !camera.isClosed {
+        problem = "camera: \(CommandAdvice.advise(error))"
+        render()
+      }
+      return
+    }
+    while !Task.isCancelled {
+      let room = previewRoom
+      let mirrored = mirrored
+      do {
+        for try await frame in camera.previews(fitting: room, mirrored: mirrored) {
+          var shown = frame
+          if let look = previewLook {
+            shown = (try? await look.apply(to: frame)) ?? frame
+          }
+          guard !Task.isCancelled else { return }
+          show(shown, in: preview)
+          if let trace {
+            trace.record("frame", opening.advanced(by: frame.timestamp).duration(to: .now))
+            if !firstFrameTraced {
+              firstFrameTraced = true
+              trace.record("first-frame", Trace.monotonicNanoseconds)
+            }
+          }
+          if previewRoom != room || self.mirrored != mirrored { break }
+        }
+        if camera.isClosed { return }
+      } catch {
+        if !(error is CancellationError), !camera.isClosed {
+          problem = "no preview: \(CommandAdvice.advise(error))"
+          render()
+        }
+        return
+      }
+    }
+  }
+
+  /// The preview's size in device pixels (at least 64 × 48 before the window is laid out).
+  private var previewRoom: PreviewSize {
+    let scale = max(1, Int(gtk_widget_get_scale_factor(overlay)))
+    let width = Int(gtk_widget_get_width(overlay)) * scale
+    let height = Int(gtk_widget_get_height(overlay)) * scale
+    return PreviewSize(width: max(64, width), height: max(48, height))
+  }
+
+  /// Hands `frame` to GTK as a texture of `picture`.
+  private func show(_ frame: Frame, in picture: Widget) {
+    let bytes = frame.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+    let texture = gdk_memory_texture_new(
+      Int32(frame.width), Int32(frame.height), GDK_MEMORY_R8G8B8, bytes, gsize(frame.bytesPerRow))
+    gtk_picture_set_paintable(OpaquePointer(picture), texture)
+    g_object_unref(raw(made(texture)))
+    g_bytes_unref(bytes)
+  }
+
+  // MARK: - Observation
+
+  /// Renders once per change of the model's state, on the main actor.
+  private func observe(_ model: PhotoTimerViewModel, services: PhotoTimerServices) {
+    withObservationTracking {
+      _ = model.status
+      _ = model.prep
+      _ = model.reports
+    } onChange: { [weak self] in
+      Task { @MainActor [weak self] in
+        guard let self, self.model === model else { return }
+        self.render()
+        self.observe(model, services: services)
+      }
+    }
+    statusOf = { step in
+      switch step {
+      case .camera: nil
+      case .location: services.location.status()
+      case .filter: services.filter.status()
+      }
+    }
+  }
+
+  private var statusOf: (PreparationStep) -> String? = { _ in nil }
+
+  private func handle(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
+    guard self.model === model else { return }
+    switch event.kind {
+    case .shutter:
+      flashNow()
+      sound.play()
+    case .captured(let photo):
+      showPhoto(photo)
+    default: break
+    }
+  }
+
+  /// Everything on screen from the model's state.
+  private func render() {
+    let status = model?.status ?? .idle
+    let running = status.isRunning
+
+    // The count over the preview.
+    if case .counting(let remaining) = status, remaining > 0 {
+      GTK.setText(countLabel, "\(remaining)")
+      GTK.setVisible(countLabel, true)
+      if countShown != remaining, let trace, let runStart, let model {
+        let deadline = runStart.advanced(by: .seconds(model.countdownSeconds - remaining))
+        if deadline <= .now { trace.record("tick", deadline.duration(to: .now)) }
+      }
+      countShown = remaining
+    } else {
+      GTK.setVisible(countLabel, false)
+      countShown = nil
+    }
+
+    // NB: traced once the model exists: "status idle" means ready for space.
+    if let trace, model != nil, statusTraced != status.description {
+      statusTraced = status.description
+      trace.record("status", status.description)
+    }
+
+    // The line under the picture.
+    let line: String
+    switch status {
+    case _ where problem != nil: line = problem ?? ""
+    case .idle:
+      line =
+        model == nil
+        ? "Starting the camera…" : "Frame the shot, then press Start (space)"
+    case .counting(let remaining):
+      line = remaining > 0 ? "Counting: space takes it now, Esc cancels" : "Shutter…"
+    case .waiting(let steps):
+      line = "Waiting for \(steps.map(\.rawValue).joined(separator: " and "))…"
+    case .capturing: line = "Taking the photo…"
+    case .captured(let photo):
+      line = photo.file.map { "Saved \($0.path)" } ?? "Photo taken"
+    case .failed(let failure): line = failure.message
+    }
+    GTK.setText(statusLabel, line)
+    if problem != nil || { if case .failed = status { true } else { false } }() {
+      gtk_widget_add_css_class(statusLabel, "error")
+    } else {
+      gtk_widget_remove_css_class(statusLabel, "error")
+    }
+
+    // The checklist.
+    for step in PreparationStep.allCases {
+      guard let row = rows[step] else { continue }
+      let spinner = OpaquePointer(row.spinner)
+      if let report = model?.reports[step] {
+        gtk_spinner_stop(spinner)
+        GTK.setVisible(row.spinner, false)
+        GTK.setVisible(row.mark, true)
+        let seconds = report.elapsed.formattedSeconds
+        switch report.outcome {
+        case .succeeded(let value):
+          GTK.setText(row.mark, "✓")
+          GTK.setText(row.text, "\(value) · \(seconds) s")
+        case .failed(let reason):
+          GTK.setText(row.mark, "✗")
+          GTK.setText(row.text, "failed: \(reason)")
+        case .dropped(let reason):
+          GTK.setText(row.mark, "–")
+          GTK.setText(row.text, "left out: \(reason)")
+        case .skipped(let reason):
+          GTK.setText(row.mark, "–")
+          GTK.setText(row.text, reason)
+        }
+      } else if running {
+        GTK.setVisible(row.spinner, true)
+        GTK.setVisible(row.mark, false)
+        gtk_spinner_start(spinner)
+        GTK.setText(row.text, statusOf(step) ?? "working…")
+      } else {
+        gtk_spinner_stop(spinner)
+        GTK.setVisible(row.spinner, false)
+        GTK.setVisible(row.mark, true)
+        GTK.setText(row.mark, "·")
+        GTK.setText(row.text, "")
+      }
+    }
+
+    // The suggested look, live on the preview while the run lasts.
+    if running, case .succeeded(.filter(let suggestion))? = model?.reports[.filter]?.outcome {
+      if previewLook?.filter != suggestion.filter { previewLook = Look(suggestion.filter) }
+    } else if !running {
+      previewLook = nil
+    }
+
+    // The controls.
+    let ready = model != nil && problem == nil
+    GTK.setSensitive(startButton, ready && !running)
+    GTK.setSensitive(nowButton, { if case .counting = status { true } else { false } }())
+    GTK.setSensitive(cancelButton, running)
+    GTK.setSensitive(restartButton, running)
+    for choice in [cameraChoice, lookChoice, locationCheck, countdownChoice] {
+      GTK.setSensitive(choice, !running)
+    }
+
+    // The live status text has no observation: while steps run, look again shortly.
+    if running, statusTicker == nil {
+      statusTicker = Task { [weak self] in
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .milliseconds(250))
+          guard let self, self.model?.status.isRunning == true else { break }
+          self.render()
+        }
+        self?.statusTicker = nil
+      }
+    }
+  }
+
+  // MARK: - The user's intents
+
+  private func start() {
+    guard let model, problem == nil else { return }
+    showPreview()
+    runStart = .now
+    model.startTimer()
+  }
+
+  private func cancel() {
+    model?.cancel()
+  }
+
+  private func pressed(key: UInt32, modifiers: GdkModifierType) -> Bool {
+    let control = modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0
+    let status = model?.status ?? .idle
+    switch Int32(key) {
+    case GDK_KEY_q where control, GDK_KEY_Q where control:
+      close()
+    case GDK_KEY_space:
+      if case .counting = status { model?.takeNow() } else if !status.isRunning { start() }
+    case GDK_KEY_Return, GDK_KEY_KP_Enter:
+      if case .counting = status { model?.takeNow() } else if !status.isRunning { start() }
+    case GDK_KEY_Escape:
+      if status.isRunning { cancel() } else if showingPhoto { showPreview() } else { return false }
+    case GDK_KEY_r where !control, GDK_KEY_R where !control:
+      start()
+    default:
+      return false
+    }
+    return true
+  }
+
+  private func chooseCountdown(_ seconds: Int) {
+    guard seconds != options.seconds else { return }
+    options.seconds = seconds
+    settings.countdown = seconds
+    saveSettings()
+    // NB: a DSLR's live view is timed to stop before zero: its services know the count.
+    if options.camera == .gphoto2 { rebuild() } else { model?.countdownSeconds = seconds }
+  }
+
+  private func chooseCamera(_ index: Int) {
+    guard cameras.indices.contains(index), cameras[index] != options.camera else { return }
+    options.camera = cameras[index]
+    if options.mirror == nil { mirrored = options.camera.isWebcam }
+    setCheck(mirrorCheck, mirrored)
+    settings.camera = options.camera.argument
+    if case .ffmpeg(_, let format) = options.camera { settings.ffmpegFormat = format }
+    saveSettings()
+    rebuild()
+  }
+
+  private func chooseLook(_ look: FilterChoice) {
+    guard look != options.filter else { return }
+    options.filter = look
+    settings.look = look.argument
+    saveSettings()
+    rebuild()
+  }
+
+  private func chooseLocation(_ on: Bool) {
+    let wanted: CommandOptions.LocationChoice = on ? (savedLocation ?? .gpsd(.standard)) : .off
+    guard wanted != options.location else { return }
+    if !on { savedLocation = options.location }
+    options.location = wanted
+    rebuild()
+  }
+
+  private var savedLocation: CommandOptions.LocationChoice?
+
+  private func setCheck(_ check: Widget, _ on: Bool) {
+    let button = gobject(raw(check), as: GtkCheckButton.self)
+    if (gtk_check_button_get_active(button) != 0) != on {
+      gtk_check_button_set_active(button, on ? 1 : 0)
+    }
+  }
+
+  private func saveSettings() {
+    let settings = settings
+    let file = settingsFile
+    Task.detached {
+      do {
+        try settings.save(to: file)
+      } catch {
+        FileHandle.standardError.write(
+          Data("note: could not remember the settings in \(file.path): \(error)\n".utf8))
+      }
+    }
+  }
+
+  /// The cameras `doctor` would find: webcams, a DSLR, the scene presets; the one from the
+  /// command line first.
+  private func discoverCameras() async {
+    let found = await Task.detached { () -> [CommandOptions.CameraChoice] in
+      var found = VideoDevice.connected().map {
+        CommandOptions.CameraChoice.ffmpeg($0.path, format: "v4l2")
+      }
+      if DetectedCamera.stillImageInterfacePresent() {
+        let gphoto2 = GPhoto2Camera(
+          executable: ProgramSetup.gphoto2.executable, launcher: ProgramSetup.gphoto2.launcher,
+          store: nil, clock: ContinuousClock())
+        if let detected = try? await gphoto2.detect(), !detected.isEmpty { found.append(.gphoto2) }
+      }
+      return found + ScenePreset.all.map { .scene($0) }
+    }.value
+    guard !closing else { return }
+    var list = [options.camera]
+    for choice in found where !list.contains(choice) { list.append(choice) }
+    cameras = list
+    GTK.replaceItems(
+      of: cameraChoice, with: list.map(Self.name),
+      selected: list.firstIndex(of: options.camera) ?? 0)
+  }
+
+  // MARK: - The flash and the photo
+
+  /// A short white flash over the preview: full at once, gone in a quarter second.
+  private func flashNow() {
+    gtk_widget_set_opacity(flash, 0.9)
+    Task { [flash] in
+      for step in 1...8 {
+        try? await Task.sleep(for: .milliseconds(30))
+        gtk_widget_set_opacity(flash, 0.9 * (1 - Double(step) / 8))
+      }
+    }
+  }
+
+  private func showPhoto(_ photo: CapturedPhoto) {
+    photoShown = photo
+    GTK.setText(
+      photoDetails[0], photo.settings.description + (photo.settingsNote.map { "\n\($0)" } ?? ""))
+    GTK.setText(
+      photoDetails[1],
+      photo.location?.description ?? photo.locationUnavailableReason ?? "no location")
+    let suggestion: String
+    if case .succeeded(.filter(let value))? = photo.report(for: .filter)?.outcome {
+      suggestion = value.reason.isEmpty ? "" : "\n\(value.reason)"
+    } else {
+      suggestion = ""
+    }
+    GTK.setText(photoDetails[2], photo.filter.description + suggestion)
+    GTK.setText(photoDetails[3], photo.file?.path ?? "not saved")
+    timeline.show(photo)
+    guard let file = photo.file else { return }
+    Task {
+      let frame = await Task.detached { () -> Frame? in
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return (try? JPEGCodec.decode([UInt8](data), path: file.path))?.downscaled(maxWidth: 1600)
+      }.value
+      guard let frame, photoShown == photo else { return }
+      show(frame, in: photoPicture)
+      showingPhoto = true
+      GTK.setVisible(checklist, false)
+      gtk_stack_set_visible_child_name(OpaquePointer(stack), "photo")
+      if let trace { tracePhotoBounds(trace, width: frame.width, height: frame.height) }
+    }
+  }
+
+  /// Where the photo is drawn in the window once laid out: the picture's box, with the
+  /// photo fitted inside it keeping its proportions (as GtkPicture draws it).
+  private func tracePhotoBounds(_ trace: Trace, width: Int, height: Int) {
+    Task { @MainActor in
+      // NB: once the page is mapped, laid out and its crossfade over.
+      var bounds = graphene_rect_t()
+      for _ in 0..<250 {
+        if gtk_widget_get_mapped(photoPicture) != 0,
+          gtk_stack_get_transition_running(OpaquePointer(stack)) == 0,
+          gtk_widget_compute_bounds(photoPicture, window, &bounds) != 0, bounds.size.width > 1
+        {
+          break
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+      guard showingPhoto else { return }
+      let box = (
+        x: Double(bounds.origin.x), y: Double(bounds.origin.y), width: Double(bounds.size.width),
+        height: Double(bounds.size.height)
+      )
+      let scale = min(box.width / Double(width), box.height / Double(height))
+      let shown = (width: Double(width) * scale, height: Double(height) * scale)
+      let x = box.x + (box.width - shown.width) / 2
+      let y = box.y + (box.height - shown.height) / 2
+      trace.record(
+        "photo-bounds",
+        [x, y, shown.width, shown.height].map { String(Int($0.rounded())) }.joined(separator: " "))
+    }
+  }
+
+  private func showPreview() {
+    guard showingPhoto else { return }
+    showingPhoto = false
+    photoShown = nil
+    GTK.setVisible(checklist, true)
+    gtk_stack_set_visible_child_name(OpaquePointer(stack), "preview")
+  }
+
+  private func openFolder() {
+    guard let folder = photoShown?.file?.deletingLastPathComponent() else { return }
+    // NB: GIO launches the handler asynchronously; the window does not wait for it.
+    g_app_info_launch_default_for_uri_async(folder.absoluteString, nil, nil, nil, nil)
+  }
+
+  // MARK: - Closing
+
+  /// Cancels the run, closes the camera, then the window: nothing is left running.
+  func close(status: Int32 = 0) {
+    guard !closing else { return }
+    closing = true
+    Self.exitStatus = status
+    GTK.setText(statusLabel, "Closing…")
+    Task {
+      await rebuilding?.value
+      await tearDown()
+      trace?.flush()
+      closed = true
+      gtk_window_destroy(gobject(raw(window), as: GtkWindow.self))
+    }
+  }
+
+  // MARK: - Names
+
+  static func name(_ camera: CommandOptions.CameraChoice) -> String {
+    switch camera {
+    case .simulated: "simulation"
+    case .scene(let preset): "Scene: \(preset.name)"
+    case .file(let path): "File: \((path as NSString).lastPathComponent)"
+    case .ffmpeg(let input, let format):
+      format == "v4l2" ? "Webcam \(input)" : "Stream \(input)"
+    case .gphoto2: "DSLR (gphoto2)"
+    case .auto: "Automatic"
+    }
+  }
+
+  static func name(_ look: FilterChoice) -> String {
+    switch look {
+    case .auto: "Look: auto"
+    case .none: "Look: none"
+    case .fixed(let filter): "Look: \(filter)"
+    }
+  }
+
+  private static let css = """
+    .preview { background: black; }
+    .count {
+      font-size: 160px; font-weight: 800; color: white;
+      text-shadow: 0 0 24px rgba(0, 0, 0, 0.8), 0 2px 4px rgba(0, 0, 0, 0.9);
+    }
+    .checklist {
+      margin: 16px; padding: 10px 14px; border-radius: 10px;
+      background: rgba(0, 0, 0, 0.55); color: white;
+    }
+    .checklist .step { font-weight: bold; }
+    .checklist .mark { min-width: 16px; }
+    .flash { background: white; }
+    .controls { padding: 10px; }
+    .status.error { color: #c01c28; font-weight: bold; }
+    .details { padding: 16px; }
+    .details .heading { font-weight: bold; margin-top: 6px; }
+    """
+}
+
+extension Duration {
+  /// Seconds with one decimal, as the checklist shows a step's time.
+  fileprivate var formattedSeconds: String {
+    let (seconds, attoseconds) = components
+    let tenths = (Double(seconds) + Double(attoseconds) / 1e18) * 10
+    return String(format: "%.1f", tenths.rounded() / 10)
+  }
+}

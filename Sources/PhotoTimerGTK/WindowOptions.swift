@@ -1,0 +1,66 @@
+import Foundation
+import PhotoTimerCommandLine
+
+/// The window's command line: `phototimer`'s options for the camera, the count, the folder,
+/// the location and the look; the ones that only make sense in a terminal are refused.
+struct WindowOptions {
+  enum Action {
+    case run(CommandOptions.RunOptions, given: Set<CommandOption>)
+    case help
+    case version
+  }
+
+  /// The options the window takes, in `--help` order.
+  static let accepted: [CommandOption] = [
+    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .filter,
+    .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .help, .version,
+  ]
+
+  static let usageLine = "usage: phototimer-gtk [options]   (see --help)"
+
+  static var help: String {
+    ([
+      "phototimer-gtk — the photo self-timer in a window: live preview, count, checklist, photo",
+      "", "usage:", "  phototimer-gtk [options]", "", "options:",
+    ] + CommandOption.helpLines(for: accepted) + [
+      "",
+      "keys: space starts, or takes it now while counting · Enter takes it now · Esc cancels",
+      "(or goes back from the photo to the preview) · r restarts · Ctrl+Q closes",
+      "",
+      "The last countdown, camera and look chosen in the window are remembered in",
+      "$XDG_CONFIG_HOME/phototimer/window.json; options given here win over them.",
+      "",
+      "exit status: 0 closed · 1 no display, or the window failed · 2 bad usage",
+      "· 130 interrupted (SIGINT) · 143 terminated (SIGTERM)",
+    ]).joined(separator: "\n")
+  }
+
+  let action: Action
+
+  /// Interprets the command line.
+  ///
+  /// - Throws: ``CommandOptions/UsageError`` with every problem found.
+  init(arguments: [String]) throws(CommandOptions.UsageError) {
+    let parsed = CommandOptions.parser.parse(arguments).0
+    var problems: [String] = []
+    for option in parsed.order where !Self.accepted.contains(option) {
+      problems.append("\(option.name) is for the terminal program; run phototimer \(option.name)")
+    }
+    if parsed.command == "doctor" {
+      problems.append("the window has no doctor; run 'phototimer doctor'")
+    }
+    let options: CommandOptions
+    do throws(CommandOptions.UsageError) {
+      options = try CommandOptions(arguments: arguments)
+    } catch {
+      // NB: a refused option explains itself better than what the parser makes of it.
+      throw CommandOptions.UsageError(problems: problems.isEmpty ? error.problems : problems)
+    }
+    guard problems.isEmpty else { throw CommandOptions.UsageError(problems: problems) }
+    switch options.action {
+    case .help: action = .help
+    case .version: action = .version
+    case .run(let run), .doctor(let run): action = .run(run, given: Set(parsed.order))
+    }
+  }
+}
