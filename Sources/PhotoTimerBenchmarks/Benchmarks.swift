@@ -28,6 +28,10 @@ struct Benchmarks {
       await sceneShutter()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--window" {
+      await window()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--cancel" {
       await cancelLatency()
       await cancelBreakdown()
@@ -70,6 +74,7 @@ struct Benchmarks {
     await shutterWithPreview()
     await sceneShutter()
     await timeLapseSchedule()
+    await window()
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.

@@ -358,9 +358,16 @@ final class PhotoTimerWindow {
       let mirrored = mirrored
       do {
         for try await frame in camera.previews(fitting: room, mirrored: mirrored) {
+          // NB: the look runs off the main thread (on the shared queue, no thread per frame);
+          // the main thread only hands the bytes to GTK. RGB as it is: converting to cairo's
+          // BGRA ourselves measured slower (BENCHMARKS.md).
           var shown = frame
           if let look = previewLook {
-            shown = (try? await look.apply(to: frame)) ?? frame
+            shown = await OffPool.quick {
+              var copy = frame
+              look.applyInPlace(to: &copy)
+              return copy
+            }
           }
           guard !Task.isCancelled else { return }
           show(shown, in: preview)
@@ -802,7 +809,10 @@ final class PhotoTimerWindow {
     .preview { background: black; }
     .count {
       font-size: 160px; font-weight: 800; color: white;
-      text-shadow: 0 0 24px rgba(0, 0, 0, 0.8), 0 2px 4px rgba(0, 0, 0, 0.9);
+      /* NB: no blur: a blurred shadow is redrawn over every new frame of the preview, which
+         doubled the window's CPU and delayed the ticks behind it. */
+      text-shadow: 3px 3px rgba(0, 0, 0, 0.75);
+      background: rgba(0, 0, 0, 0.3); border-radius: 48px; padding: 0 56px;
     }
     .checklist {
       margin: 16px; padding: 10px 14px; border-radius: 10px;

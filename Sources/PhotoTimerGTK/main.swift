@@ -37,6 +37,13 @@ case .run(var options, let given):
   let settings = WindowSettings.load(from: settingsFile)
   settings.apply(to: &options, given: given)
 
+  // NB: with no GPU render node, GTK's GL renderer is Mesa's software rasteriser, which took
+  // twice the CPU of the cairo renderer for the same preview (BENCHMARKS.md); GSK_RENDERER
+  // set by the user wins.
+  let renderNodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+  if environment["GSK_RENDERER"] == nil, !renderNodes.contains(where: { $0.hasPrefix("renderD") }) {
+    setenv("GSK_RENDERER", "cairo", 1)
+  }
   guard gtk_init_check() != 0 else {
     let display = environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? ""
     fail(

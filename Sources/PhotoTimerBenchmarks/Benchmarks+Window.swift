@@ -1,0 +1,229 @@
+import Foundation
+import PhotoTimerPOSIX
+
+/// The desktop window's figures: `phototimer-gtk` (release, next to this benchmark) under an
+/// Xvfb of the benchmark's own, with a 1280×720 30 fps lavfi source, beside `ffplay` showing
+/// the same source at the size the window's preview has.
+extension Benchmarks {
+  /// One run of the window: its trace and its CPU.
+  struct WindowRun {
+    var latencies: [Duration] = []
+    var framesPerSecond = 0.0
+    var cpu = 0.0
+    var ffmpegCPU = 0.0
+    var ticks: [Duration] = []
+    var startup: Duration = .zero
+  }
+
+  static let windowSource = "testsrc2=size=1280x720:rate=30"
+
+  static func window() async {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let binary = folder.appendingPathComponent("phototimer-gtk").path
+    guard access(binary, X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0,
+      access("/usr/bin/xdotool", X_OK) == 0
+    else {
+      print("window: needs phototimer-gtk built beside the benchmark, Xvfb and xdotool")
+      return
+    }
+    guard let server = await startXvfb() else {
+      print("window: Xvfb did not start")
+      return
+    }
+    defer { server.child.terminate() }
+    var runs: [WindowRun] = []
+    var ffplay: [Double] = []
+    for _ in 0..<3 {
+      guard let run = await windowRun(binary, display: server.display) else {
+        print("window: the run failed")
+        return
+      }
+      runs.append(run)
+      if let cpu = await ffplayRun(display: server.display) { ffplay.append(cpu) }
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let p50 = runs.map { Sample($0.latencies).median.milliseconds }
+    let p95 = runs.map { Sample($0.latencies).percentile(95).milliseconds }
+    row(
+      "window: frame → texture to GTK, p50", ours: "\(fixed(median(p50), 2)) ms", baseline: "—",
+      ratio: "—", target: "")
+    row(
+      "window: frame → texture to GTK, p95", ours: "\(fixed(median(p95), 2)) ms", baseline: "—",
+      ratio: "—", target: "≤ 33.3 ms (a frame)")
+    let fps = runs.map(\.framesPerSecond)
+    row(
+      "window: frames shown per second", ours: fixed(median(fps), 1),
+      baseline: "30.0 (source)", ratio: "—", target: "the source's 30")
+    let cpu = runs.map(\.cpu)
+    let withFFmpeg = runs.map { $0.cpu + $0.ffmpegCPU }
+    let ffplayCPU = ffplay.isEmpty ? 0 : median(ffplay)
+    row(
+      "window: CPU, phototimer-gtk", ours: "\(fixed(median(cpu) * 100, 1)) %",
+      baseline: "\(fixed(ffplayCPU * 100, 1)) % (ffplay)", ratio: ratio(ffplayCPU, median(cpu)),
+      target: "≤ 1.5× ffplay")
+    row(
+      "window: CPU with its ffmpeg", ours: "\(fixed(median(withFFmpeg) * 100, 1)) %",
+      baseline: "\(fixed(ffplayCPU * 100, 1)) % (ffplay)",
+      ratio: ratio(ffplayCPU, median(withFFmpeg)), target: "")
+    let ticks = runs.flatMap(\.ticks)
+    row(
+      "window: tick deadline → count label, p50",
+      ours: "\(fixed(Sample(ticks).median.milliseconds, 2)) ms", baseline: "—", ratio: "—",
+      target: "")
+    row(
+      "window: tick deadline → count label, p99",
+      ours: "\(fixed(Sample(ticks).percentile(99).milliseconds, 2)) ms", baseline: "—",
+      ratio: "—", target: "≤ 5 ms")
+    let startup = runs.map { $0.startup.milliseconds }
+    row(
+      "window: program start → first frame", ours: "\(fixed(median(startup), 0)) ms",
+      baseline: "—", ratio: "—", target: "")
+    print(
+      "  (3 runs under Xvfb, 15 s each during a 20 s count; p95 per run \(p95.map { fixed($0, 2) }) ms,"
+        + " fps \(fps.map { fixed($0, 1) }), CPU \(cpu.map { fixed($0 * 100, 1) }) %, ffplay "
+        + "\(ffplay.map { fixed($0 * 100, 1) }) %, \(ticks.count) ticks, start "
+        + "\(startup.map { fixed($0, 0) }) ms; latency counts from before ffmpeg was started)")
+  }
+
+  /// Xvfb on a display it picks.
+  static func startXvfb() async -> (child: ChildProcess, display: String)? {
+    guard
+      let child = try? ChildProcess(command: [
+        "Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset",
+      ])
+    else { return nil }
+    let number = await Task.detached {
+      var text = ""
+      while !text.contains("\n"), let bytes = try? child.output.read(upTo: 16), !bytes.isEmpty {
+        text += String(decoding: bytes, as: UTF8.self)
+      }
+      return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }.value
+    guard Int(number) != nil else {
+      child.terminate()
+      return nil
+    }
+    return (child, ":\(number)")
+  }
+
+  static func windowRun(_ binary: String, display: String) async -> WindowRun? {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-bench-window-\(getpid())")
+    try? FileManager.default.removeItem(at: base)
+    try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: base) }
+    let trace = base.appendingPathComponent("trace.txt")
+    let started = monotonicNanoseconds()
+    guard
+      let child = try? ChildProcess(command: [
+        "/bin/sh", "-c", "exec env \"$@\" >/dev/null 2>&1", "sh", "DISPLAY=\(display)",
+        "XDG_CONFIG_HOME=\(base.path)", "PHOTOTIMER_GTK_TRACE=\(trace.path)", binary, "--camera",
+        "ffmpeg:\(windowSource)", "--ffmpeg-format", "lavfi", "--no-location", "-o", base.path,
+        "-s", "20", "--no-beep",
+      ])
+    else { return nil }
+    defer {
+      child.terminate()
+      child.closePipes()
+    }
+    func lines() -> [String] {
+      ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(
+        String.init)
+    }
+    func waitFor(_ prefix: String, limit: Duration = .seconds(20)) async -> String? {
+      let deadline = clock.now + limit
+      while clock.now < deadline {
+        if let line = lines().first(where: { $0.hasPrefix(prefix) }) { return line }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+      return nil
+    }
+    guard let first = await waitFor("first-frame"), await waitFor("status idle") != nil,
+      let firstAt = Int64(first.split(separator: " ")[1])
+    else { return nil }
+    var run = WindowRun()
+    run.startup = .nanoseconds(firstAt - started)
+    try? await Task.sleep(for: .seconds(2))
+    // The count runs while we measure: the preview, the ticks and the steps together.
+    _ = try? await ChildProcess.run([
+      "env", "DISPLAY=\(display)", "xdotool", "search", "--sync", "--name", "^phototimer$",
+      "windowfocus", "--sync", "key", "space",
+    ])
+    guard await waitFor("status counting") != nil else { return nil }
+    let mark = lines().count
+    let cpuStart = processCPU(child.pid)
+    let ffmpegStart = childrenCPU(of: child.pid, named: "ffmpeg")
+    let wallStart = clock.now
+    try? await Task.sleep(for: .seconds(15))
+    let wall = wallStart.duration(to: clock.now).milliseconds / 1000
+    run.cpu = (processCPU(child.pid) - cpuStart) / wall
+    run.ffmpegCPU = (childrenCPU(of: child.pid, named: "ffmpeg") - ffmpegStart) / wall
+    let measured = lines().dropFirst(mark)
+    let frames = measured.filter { $0.hasPrefix("frame ") }.compactMap {
+      Int64($0.split(separator: " ")[1])
+    }
+    run.latencies = frames.map { .microseconds($0) }
+    run.framesPerSecond = Double(frames.count) / wall
+    run.ticks = lines().filter { $0.hasPrefix("tick ") }.compactMap {
+      Int64($0.split(separator: " ")[1]).map { .microseconds($0) }
+    }
+    _ = try? await child.stop(grace: .seconds(3))
+    return run
+  }
+
+  /// ffplay showing the same source at the preview's size (1024 × 576): its CPU share.
+  static func ffplayRun(display: String) async -> Double? {
+    guard
+      let child = try? ChildProcess(command: [
+        "env", "DISPLAY=\(display)", "ffplay", "-loglevel", "quiet", "-f", "lavfi", "-i",
+        windowSource, "-x", "1024", "-y", "576", "-an", "-window_title", "ffplay",
+      ])
+    else { return nil }
+    defer {
+      child.terminate()
+      child.closePipes()
+    }
+    try? await Task.sleep(for: .seconds(3))
+    let start = processCPU(child.pid)
+    let wallStart = clock.now
+    try? await Task.sleep(for: .seconds(10))
+    let wall = wallStart.duration(to: clock.now).milliseconds / 1000
+    guard child.exit == nil else { return nil }
+    let cpu = (processCPU(child.pid) - start) / wall
+    _ = try? await child.stop()
+    return cpu
+  }
+
+  /// CPU seconds (user + system) of process `pid`, from /proc (its own threads only).
+  static func processCPU(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return 0
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// CPU seconds of `pid`'s children called `name`.
+  static func childrenCPU(of pid: Int32, named name: String) -> Double {
+    var total = 0.0
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let child = Int32(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        stat.contains("(\(name))"), let close = stat.lastIndex(of: ")")
+      else { continue }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 1, Int32(fields[1]) == pid else { continue }
+      total += processCPU(child)
+    }
+    return total
+  }
+
+  static func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
+}
