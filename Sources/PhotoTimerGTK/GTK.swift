@@ -107,6 +107,19 @@ enum Signal {
     connect(instance, "notify::\(property)", unsafeBitCast(trampoline, to: GCallback.self), body)
   }
 
+  /// A dialog's `response`: the response's id.
+  static func response(
+    _ instance: UnsafeMutableRawPointer, _ body: @escaping @MainActor (Int32) -> Void
+  ) {
+    typealias Handler =
+      @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void
+    let trampoline: Handler = { _, response, data in
+      let body: @MainActor (Int32) -> Void = signalAction(data)
+      MainActor.assumeIsolated { body(response) }
+    }
+    connect(instance, "response", unsafeBitCast(trampoline, to: GCallback.self), body)
+  }
+
   /// A key controller's `key-pressed`: the key's value and the modifiers; answers whether it
   /// handled the key.
   static func keyPressed(

@@ -101,7 +101,8 @@ final class PhotoTimerWindow {
       seconds.map { $0 == 0 ? "no count" : "\($0) s" },
       selected: seconds.firstIndex(of: options.seconds) ?? 0)
     cameras = [options.camera]
-    cameraChoice = GTK.dropDown([Self.name(options.camera)], selected: 0)
+    cameraChoice = GTK.dropDown(
+      [Self.name(options.camera), "Image file…", "Stream URL…"], selected: 0)
     lookChoice = GTK.dropDown(
       Self.looks.map(Self.name), selected: Self.looks.firstIndex(of: options.filter) ?? 0)
     locationCheck = GTK.check("_Location", active: options.location != .off)
@@ -176,8 +177,7 @@ final class PhotoTimerWindow {
         options.camera = await ProgramSetup.resolveAuto()
         if options.mirror == nil { mirrored = options.camera.isWebcam }
         setCheck(mirrorCheck, mirrored)
-        cameras = [options.camera]
-        GTK.replaceItems(of: cameraChoice, with: [Self.name(options.camera)], selected: 0)
+        showCameras([options.camera])
       }
       rebuild()
       await discoverCameras()
@@ -606,6 +606,9 @@ final class PhotoTimerWindow {
   }
 
   private func chooseCamera(_ index: Int) {
+    guard !replacingCameras else { return }
+    if index == cameras.count { return askForImageFile() }
+    if index == cameras.count + 1 { return askForStreamURL() }
     guard cameras.indices.contains(index), cameras[index] != options.camera else { return }
     options.camera = cameras[index]
     if options.mirror == nil { mirrored = options.camera.isWebcam }
@@ -672,10 +675,113 @@ final class PhotoTimerWindow {
     guard !closing else { return }
     var list = [options.camera]
     for choice in found where !list.contains(choice) { list.append(choice) }
+    showCameras(list)
+  }
+
+  /// The camera list, with the two entries that ask for a camera of one's own.
+  private func showCameras(_ list: [CommandOptions.CameraChoice]) {
     cameras = list
+    // NB: replacing the items moves the selection on the way; those moves are not choices.
+    replacingCameras = true
     GTK.replaceItems(
-      of: cameraChoice, with: list.map(Self.name),
+      of: cameraChoice, with: list.map(Self.name) + ["Image file…", "Stream URL…"],
       selected: list.firstIndex(of: options.camera) ?? 0)
+    replacingCameras = false
+  }
+
+  private var replacingCameras = false
+
+  /// Back to the camera in use in the list (after a dialog was cancelled).
+  private func selectCurrentCamera() {
+    replacingCameras = true
+    gtk_drop_down_set_selected(
+      OpaquePointer(cameraChoice), guint(cameras.firstIndex(of: options.camera) ?? 0))
+    replacingCameras = false
+  }
+
+  /// Asks for an image file to use as the camera.
+  private func askForImageFile() {
+    let chooser = made(
+      gtk_file_chooser_native_new(
+        "Image file as the camera", gobject(raw(window), as: GtkWindow.self),
+        GTK_FILE_CHOOSER_ACTION_OPEN, "_Use", "_Cancel"))
+    let filter = made(gtk_file_filter_new())
+    gtk_file_filter_set_name(filter, "JPEG and PNG images")
+    for type in ["image/jpeg", "image/png"] { gtk_file_filter_add_mime_type(filter, type) }
+    gtk_file_chooser_add_filter(chooser, filter)
+    g_object_unref(raw(filter))
+    Signal.response(raw(chooser)) { [weak self] response in
+      guard let self else { return }
+      var path: String?
+      if response == GTK_RESPONSE_ACCEPT.rawValue,
+        let file = gtk_file_chooser_get_file(chooser)
+      {
+        if let cPath = g_file_get_path(file) {
+          path = String(cString: cPath)
+          g_free(cPath)
+        }
+        g_object_unref(raw(file))
+      }
+      g_object_unref(raw(chooser))
+      if let path { self.use(.file(path)) } else { self.selectCurrentCamera() }
+    }
+    gtk_native_dialog_show(gobject(raw(chooser), as: GtkNativeDialog.self))
+  }
+
+  /// Asks for a stream's address (RTSP, HTTP MJPEG, anything ffmpeg opens).
+  private func askForStreamURL() {
+    let dialog = made(gtk_window_new())
+    let typed = gobject(raw(dialog), as: GtkWindow.self)
+    gtk_window_set_title(typed, "Stream URL")
+    gtk_window_set_transient_for(typed, gobject(raw(window), as: GtkWindow.self))
+    gtk_window_set_modal(typed, 1)
+    gtk_window_set_default_size(typed, 480, -1)
+    let entry = made(gtk_entry_new())
+    gtk_entry_set_placeholder_text(gobject(raw(entry), as: GtkEntry.self), "rtsp://camera/stream")
+    gtk_widget_set_hexpand(entry, 1)
+    let use = GTK.button("_Use")
+    gtk_widget_add_css_class(use, "suggested-action")
+    let cancel = GTK.button("_Cancel")
+    let box = GTK.box(
+      GTK_ORIENTATION_VERTICAL, spacing: 10,
+      [
+        GTK.label("The address ffmpeg opens: rtsp://…, http://…/video.mjpg, a file"), entry,
+        GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [cancel, use]),
+      ])
+    gtk_widget_add_css_class(box, "dialog")
+    gtk_window_set_child(typed, box)
+    var answered = false
+    let answer: @MainActor (Bool) -> Void = { [weak self] accepted in
+      guard !answered else { return }
+      answered = true
+      let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
+        .trimmingCharacters(in: .whitespaces)
+      gtk_window_destroy(typed)
+      if accepted, !text.isEmpty { self?.use(.ffmpeg(text, format: nil)) } else {
+        self?.selectCurrentCamera()
+      }
+    }
+    GTK.onClick(use) { answer(true) }
+    GTK.onClick(cancel) { answer(false) }
+    Signal.on(raw(entry), "activate") { answer(true) }
+    Signal.handled(raw(dialog), "close-request") {
+      answer(false)
+      return true
+    }
+    gtk_window_present(typed)
+  }
+
+  /// Adds `camera` to the list (once) and switches to it.
+  private func use(_ camera: CommandOptions.CameraChoice) {
+    var list = cameras
+    if !list.contains(camera) { list.append(camera) }
+    showCameras(list)
+    if let index = cameras.firstIndex(of: camera) {
+      replacingCameras = true
+      gtk_drop_down_set_selected(OpaquePointer(cameraChoice), guint(index))
+      replacingCameras = false
+      chooseCamera(index)
+    }
   }
 
   // MARK: - The flash and the photo
@@ -825,6 +931,7 @@ final class PhotoTimerWindow {
     .status.error { color: #c01c28; font-weight: bold; }
     .details { padding: 16px; }
     .details .heading { font-weight: bold; margin-top: 6px; }
+    .dialog { padding: 16px; }
     """
 }
 
