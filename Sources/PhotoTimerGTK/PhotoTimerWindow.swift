@@ -289,6 +289,8 @@ final class PhotoTimerWindow {
   private func rebuildNow() async {
     await tearDown()
     guard !closing else { return }
+    // NB: no stale picture of the camera that was: black until the new one's first frame.
+    gtk_picture_set_paintable(OpaquePointer(preview), nil)
     problem = nil
     render()
     let options = options
@@ -490,6 +492,8 @@ final class PhotoTimerWindow {
     case .failed(let failure): line = failure.message
     }
     GTK.setText(statusLabel, line)
+    // NB: a long message is cut at the window's edge; all of it shows on hover.
+    gtk_widget_set_tooltip_text(statusLabel, line.count > 80 ? line : nil)
     if problem != nil || { if case .failed = status { true } else { false } }() {
       gtk_widget_add_css_class(statusLabel, "error")
     } else {
@@ -757,7 +761,9 @@ final class PhotoTimerWindow {
       let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
         .trimmingCharacters(in: .whitespaces)
       gtk_window_destroy(typed)
-      if accepted, !text.isEmpty { self?.use(.ffmpeg(text, format: nil)) } else {
+      if accepted, !text.isEmpty {
+        self?.use(.ffmpeg(text, format: nil))
+      } else {
         self?.selectCurrentCamera()
       }
     }

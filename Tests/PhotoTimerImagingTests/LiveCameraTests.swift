@@ -102,6 +102,26 @@ struct LiveCameraTests {
     _ = try await camera.frame(after: count - 1)
   }
 
+  @Test("Previews are scaled down to fit, never up: a frame smaller than the room comes as it is")
+  func neverEnlarged() async throws {
+    let source = FeedCamera()
+    let camera = LiveCamera(source)
+    try await camera.start()
+    var large = camera.previews(fitting: PreviewSize(width: 640, height: 480)).makeAsyncIterator()
+    source.feed.push(FeedCamera.frame(33))
+    try await delivered(camera, 1)
+    let same = try #require(try await large.next())
+    #expect(same == FeedCamera.frame(33))
+    var narrow = camera.previews(fitting: PreviewSize(width: 32, height: 480)).makeAsyncIterator()
+    let fitted = try #require(try await narrow.next())
+    #expect(fitted.width == 32 && fitted.height == 24)
+    var mirrored = camera.previews(fitting: PreviewSize(width: 640, height: 480), mirrored: true)
+      .makeAsyncIterator()
+    let flipped = try #require(try await mirrored.next())
+    #expect(flipped.width == 64 && flipped.height == 48)
+    await camera.close()
+  }
+
   @Test(
     "A slow consumer always gets the newest frame: timestamps never go back, none skipped to an old one"
   )
