@@ -40,6 +40,7 @@ test: setup
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	desktop-file-validate share/applications/phototimer.desktop
 
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(SWIFT) test --sanitize=thread \
@@ -65,6 +66,9 @@ install: setup
 	desktop-file-validate share/applications/phototimer.desktop
 	install -Dm755 .build/release/phototimer $(DESTDIR)$(PREFIX)/bin/phototimer
 	install -Dm755 .build/release/phototimer-gtk $(DESTDIR)$(PREFIX)/bin/phototimer-gtk
+	install -Dm644 -t $(DESTDIR)$(PREFIX)/share/phototimer \
+	  .build/release/phototimer_PhotoTimerLocation.resources/cities15000.tsv \
+	  .build/release/phototimer_PhotoTimerLocation.resources/countries.tsv
 	install -Dm644 share/applications/phototimer.desktop \
 	  $(DESTDIR)$(PREFIX)/share/applications/phototimer.desktop
 	install -Dm644 share/icons/hicolor/scalable/apps/phototimer.svg \

@@ -36,6 +36,7 @@ struct PhotoTimerCommand {
       exit(await Doctor(options: run).report())
     case .run(var run):
       if run.camera == .auto { run.camera = await ProgramSetup.resolveAuto() }
+      if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
       let source = ProgramSetup.cameraSource(run)
       let screen = CommandSession.Screen(
         options: run, environment: environment, interactive: Terminal.isInteractive,

@@ -90,6 +90,18 @@ package enum ProgramSetup {
     return services
   }
 
+  /// A note for standard error when the options ask for a location but the place names
+  /// cannot be had: photos then get coordinates without a place's name.
+  package static func placeDataNote(_ options: CommandOptions.RunOptions) -> String? {
+    switch options.location {
+    case .off, .simulated: return nil
+    case .gpsd, .manual:
+      return BundledGeocoder.missingData.map {
+        "note: \($0); photos get coordinates without place names\n"
+      }
+    }
+  }
+
   /// The photo store the options ask for.
   package static func store(_ options: CommandOptions.RunOptions) -> PhotoStore {
     if let output = options.output {

@@ -36,6 +36,9 @@ case .run(var options, let given):
   let settingsFile = WindowSettings.file(environment: environment)
   let settings = WindowSettings.load(from: settingsFile)
   settings.apply(to: &options, given: given)
+  if let note = ProgramSetup.placeDataNote(options) {
+    FileHandle.standardError.write(Data(note.utf8))
+  }
 
   // NB: with no GPU render node, GTK's GL renderer is Mesa's software rasteriser, which took
   // twice the CPU of the cairo renderer for the same preview (BENCHMARKS.md); GSK_RENDERER

@@ -116,6 +116,31 @@ struct PhotoTimerCommandTests {
     #expect(off.output.contains("no location"))
   }
 
+  @Test("a copy of the program without its place data still takes the photo and says why")
+  func missingPlaceData() throws {
+    // NB: the program alone in a folder: neither its resources folder nor ../share/phototimer.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-alone-\(getpid())")
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("phototimer")
+    try FileManager.default.copyItem(at: CommandRun.binary, to: copy)
+    let process = Process()
+    process.executableURL = copy
+    process.arguments = ["--simulate", "--seconds", "2", "--location", "48.8584,2.2945"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(text)")
+    #expect(text.contains("captured:"))
+    #expect(text.contains("48.85840, 2.29450"))
+    #expect(text.contains("reinstall phototimer"), "\(text)")
+  }
+
   @Test("gpsd not running: the photo is still taken, and the line says what to do")
   func gpsdNotRunning() throws {
     // Port 1 on loopback: nothing listens there.

@@ -32,10 +32,12 @@ extension ReverseGeocoder {
   /// - Returns: A geocoder over the bundled places.
   /// - Throws: ``GazetteerError`` if the data is missing or damaged.
   public static func bundled() throws(GazetteerError) -> ReverseGeocoder {
-    guard let cities = Bundle.module.url(forResource: "cities15000", withExtension: "tsv"),
-      let countries = Bundle.module.url(forResource: "countries", withExtension: "tsv")
-    else { throw .missingResource("cities15000.tsv, countries.tsv") }
-    return try load(cities: cities, countries: countries)
+    guard let folder = PlaceData.folder else {
+      throw .missingResource("cities15000.tsv, countries.tsv")
+    }
+    return try load(
+      cities: folder.appendingPathComponent("cities15000.tsv"),
+      countries: folder.appendingPathComponent("countries.tsv"))
   }
 
   /// Loads a geocoder from GeoNames-style files.
@@ -113,6 +115,28 @@ extension ReverseGeocoder {
 extension Bundle {
   /// The bundled GeoNames cities file, for tests that read it directly.
   package static func module(for _: ReverseGeocoder.Type) -> URL? {
-    Bundle.module.url(forResource: "cities15000", withExtension: "tsv")
+    PlaceData.folder?.appendingPathComponent("cities15000.tsv")
   }
+}
+
+/// Where the bundled place files are.
+///
+/// NB: not `Bundle.module`, whose accessor stops the program when its folder is missing (an
+/// installed copy without it crashed with a trap). The places are looked for next to the
+/// program, as SwiftPM builds them, then in `../share/phototimer/`, where `make install`
+/// puts them; missing, the location step says so and the photo is still taken.
+package enum PlaceData {
+  /// The folder SwiftPM builds for this target's resources (package `phototimer`).
+  static let bundleName = "phototimer_PhotoTimerLocation.resources"
+
+  package static let folder: URL? = {
+    let program = Bundle.main.bundleURL
+    let candidates = [
+      program.appendingPathComponent(bundleName),
+      program.deletingLastPathComponent().appendingPathComponent("share/phototimer"),
+    ]
+    return candidates.first { folder in
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("cities15000.tsv").path)
+    }
+  }()
 }

@@ -5,6 +5,13 @@ public enum BundledGeocoder {
   /// The geocoder, or `nil` if the bundled data is missing or damaged.
   public static var shared: ReverseGeocoder? { try? loaded.get() }
 
+  /// Why places cannot be named, when the bundled data is missing from this installation
+  /// (a file check only: nothing is loaded); `nil` when it is there.
+  public static var missingData: String? {
+    PlaceData.folder == nil
+      ? GazetteerError.missingResource("cities15000.tsv, countries.tsv").description : nil
+  }
+
   // NB: immutable once initialised; Swift runs the initialiser once, thread-safely.
   private static let loaded = Result { () throws(GazetteerError) in try ReverseGeocoder.bundled() }
 }
