@@ -60,6 +60,19 @@ struct CameraFileTests {
     #expect(JPEGFile.damage(in: broken)?.contains("past the end") == true)
   }
 
+  @Test("An APP1 of the largest length (65,535) is walked and replaced by ours")
+  func largestAPP1() throws {
+    let file = try cameraFile()
+    // NB: an Exif APP1 whose payload fills the whole 16-bit length, before the camera's own.
+    let payload = Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0x41, count: 65_533 - 6)
+    let big = [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + payload + file.dropFirst(2)
+    #expect(JPEGFile.damage(in: big) == nil)
+    #expect(ExifBlock.exifSegment(in: big) == 2..<(2 + 2 + 65_535))
+    let merged = try ExifBlock.merging(metadata(), into: big)
+    #expect(JPEGFile.damage(in: merged) == nil)
+    #expect(merged.count < big.count)
+  }
+
   @Test("10,000 empty APP segments are a valid, if odd, file: merged without trouble")
   func manyEmptySegments() throws {
     let file = try cameraFile()
