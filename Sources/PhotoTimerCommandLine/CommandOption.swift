@@ -4,7 +4,8 @@
 /// whole-number value, the `--help` text and the suggestion for a misspelling; code reads
 /// an option by its case, so a misspelt lookup does not compile.
 package enum CommandOption: CaseIterable, Hashable {
-  case seconds, camera, ffmpegFormat, output, location, noLocation, gpsd, filter, keepOriginal
+  case seconds, camera, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError, filter
+  case keepOriginal
   case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
   case frame, noPreview, mirror, noMirror
   case help, version
@@ -75,6 +76,14 @@ package enum CommandOption: CaseIterable, Hashable {
       Declaration(
         names: ["--gpsd"], value: .text(name: "HOST:PORT", example: "127.0.0.1:2947"),
         help: ["gpsd to ask (default 127.0.0.1:2947)"])
+    case .gpsMaxError:
+      Declaration(
+        names: ["--gps-max-error"],
+        value: .integer(name: "METRES", range: 100...100_000, unit: "metres", example: "2000"),
+        help: [
+          "the largest GPS error a fix may have to geotag, used when no fix within 100 m",
+          "comes before the shutter (default 2000)",
+        ])
     case .filter:
       Declaration(
         names: ["--filter"], value: .text(name: "NAME", example: "vivid"),

@@ -49,6 +49,8 @@ package struct CommandOptions: Equatable {
   package struct RunOptions: Equatable {
     package var seconds = 5
     package var location = LocationChoice.gpsd(.standard)
+    /// `--gps-max-error`: the hard limit on a fix's horizontal error, in metres.
+    package var gpsMaxError = Int(FixPolicy.defaultMaximumHorizontalError)
     package var camera = CameraChoice.auto
     package var burst = 1
     /// Time-lapse: the time between shots, and how many.
@@ -200,6 +202,10 @@ package struct CommandOptions: Equatable {
         problems.append("--gpsd takes HOST:PORT with a port from 1 to 65535, not '\(text)'")
       }
     }
+    if let metres = parsed.integer(.gpsMaxError, problems: &problems) { run.gpsMaxError = metres }
+    if parsed.has(.gpsMaxError), !run.location.isGPSD {
+      problems.append("--gps-max-error applies to gpsd's fixes, not to --location or --no-location")
+    }
     if parsed.has(.beep), parsed.has(.noBeep) {
       problems.append("--beep and --no-beep cannot be combined")
     } else if parsed.has(.beep) {
@@ -340,5 +346,13 @@ extension FilterChoice {
     case .none: "none"
     case .fixed(let look): look.rawValue.lowercased()
     }
+  }
+}
+
+extension CommandOptions.LocationChoice {
+  /// Whether the location comes from gpsd.
+  var isGPSD: Bool {
+    if case .gpsd = self { return true }
+    return false
   }
 }

@@ -83,7 +83,9 @@ package enum ProgramSetup {
     switch options.location {
     case .simulated: break
     case .gpsd(let endpoint):
-      services.location = GPSDLocationSource(endpoint: endpoint, clock: clock).preparation()
+      let policy = FixPolicy(maximumHorizontalError: Double(options.gpsMaxError))
+      services.location = GPSDLocationSource(endpoint: endpoint, policy: policy, clock: clock)
+        .preparation()
     case .manual(let location): services.location = location.preparation()
     case .off: services.location = .disabled(reason: "location off (--no-location)")
     }

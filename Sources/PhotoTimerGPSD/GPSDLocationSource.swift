@@ -8,6 +8,12 @@ import PhotoTimerLocation
 /// ``FixPolicy/maximumAge`` of it is tagged at once; a receiver's warm fix takes ~30 s and a
 /// 5 s countdown should not pay that again.
 ///
+/// A receiver that reports its error generously (±137 m) is still used: until the shutter
+/// the step waits for a fix within ``FixPolicy/preferredHorizontalError`` and keeps the best
+/// less precise one seen; at the shutter (the step's `ready` value), or when the wait ends,
+/// that one is used if its error is within ``FixPolicy/maximumHorizontalError``, and the tag
+/// records it.
+///
 /// ```swift
 /// let source = GPSDLocationSource(endpoint: .standard, clock: ContinuousClock())
 /// let services = PhotoTimerServices(camera: camera, location: source.preparation(),
@@ -26,6 +32,8 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   // NB: what the latest run is waiting for; runs of one source do not overlap in practice, and
   // if they do the newest wins, which is the one the user sees.
   private let waitingFor = Locked<String?>(nil)
+  // NB: the least imprecise fix of the current attempt, offered at the shutter.
+  private let bestImprecise = Locked<(fix: GPSFix, note: String?)?>(nil)
 
   /// Creates a source.
   ///
@@ -51,7 +59,15 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   /// for ("no fix yet: the receiver has no satellites; last fix 41 s old"), which is also
   /// the reason the photo goes without a location when the shutter comes first.
   public func preparation() -> Preparation<LocationTag> {
-    Preparation(isRequired: false, status: { self.status }) { try await self.locate() }
+    Preparation(isRequired: false, status: { self.status }, ready: { self.bestSoFar }) {
+      try await self.locate()
+    }
+  }
+
+  /// The best fix of the current attempt when only fixes less precise than preferred came:
+  /// what the shutter uses rather than none.
+  public var bestSoFar: LocationTag? {
+    bestImprecise.withLock { $0 }.map { tag(for: $0.fix, note: $0.note) }
   }
 
   /// What the current attempt is waiting for, in words; `nil` before the first attempt and
@@ -77,6 +93,7 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
     {
       return tag(for: cached.fix)
     }
+    bestImprecise.withLock { $0 = nil }
     let connection = GPSDConnection(endpoint: endpoint)
     let reason = Locked("no fix yet: no report from gpsd at \(endpoint)")
     waitingFor.withLock { $0 = reason.withLock { $0 } }
@@ -93,6 +110,7 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
           }
           defer { group.cancelAll() }
           guard let tag = try await group.next() ?? nil else {
+            if let best = self.bestSoFar { return best }
             throw LocationUnavailable(reason: self.status ?? reason.withLock { $0 })
           }
           return tag
@@ -117,6 +135,18 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
             lastFix.withLock { $0 = (fix, clock.now) }
             waitingFor.withLock { $0 = nil }
             return tag(for: fix, note: note)
+          case .imprecise(let fix, let note):
+            let error = fix.horizontalError ?? 0
+            let kept = bestImprecise.withLock { best -> Double in
+              if best == nil || error < (best?.fix.horizontalError ?? .infinity) {
+                best = (fix, note)
+              }
+              return best?.fix.horizontalError ?? error
+            }
+            update(
+              reason,
+              to: "fix ±\(Int(kept.rounded())) m so far; waiting for one within "
+                + "\(Int(policy.preferredHorizontalError)) m")
           case .rejected(let why):
             update(reason, to: why)
           }
@@ -125,10 +155,12 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
         }
       }
     } catch GPSDError.closed(let endpoint) {
+      if let best = bestSoFar { return best }
       let why = reason.withLock { $0 }
       throw LocationUnavailable(reason: "\(why); then gpsd at \(endpoint) closed the connection")
     }
     try Task.checkCancellation()
+    if let best = bestSoFar { return best }
     throw LocationUnavailable(reason: reason.withLock { $0 })
   }
 
@@ -147,10 +179,12 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
     }
   }
 
-  /// The tag for a fix: the geocoder's label, or the coordinate itself when there is none.
+  /// The tag for a fix: the geocoder's label ("near …" when the error is larger than the
+  /// distance to the place), or the coordinate itself when there is none.
   private func tag(for fix: GPSFix, note: String? = nil) -> LocationTag {
     LocationTag(
-      name: geocoder()?.name(for: fix.coordinate) ?? fix.coordinate.description,
+      name: geocoder()?.name(for: fix.coordinate, horizontalError: fix.horizontalError)
+        ?? fix.coordinate.description,
       coordinate: fix.coordinate, horizontalError: fix.horizontalError, fixTime: fix.time,
       note: note)
   }

@@ -12,7 +12,7 @@ struct WindowOptions {
 
   /// The options the window takes, in `--help` order.
   static let accepted: [CommandOption] = [
-    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .filter,
+    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError, .filter,
     .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .help, .version,
   ]
 

@@ -34,6 +34,8 @@ struct ArgumentParserTests {
     #expect(
       try options(["--gpsd", "gps.local:2948"]).location
         == .gpsd(.init(host: "gps.local", port: 2948)))
+    #expect(try options(["--gps-max-error", "400"]).gpsMaxError == 400)
+    #expect(try options([]).gpsMaxError == 2000)
     #expect(try options(["--simulate"]).camera == .simulated)
     #expect(
       try options(["--camera", "ffmpeg:rtsp://cam/live", "--ffmpeg-format", "rtsp"]).camera
@@ -107,6 +109,14 @@ struct ArgumentParserTests {
         ["--gpsd and --location cannot be combined; choose one source of location"]
       ),
       (["--simulate", "--camera", "scene"], ["--simulate and --camera cannot be combined"]),
+      (
+        ["--gps-max-error", "50"],
+        ["--gps-max-error takes a whole number of metres from 100 to 100000, not '50'"]
+      ),
+      (
+        ["--no-location", "--gps-max-error", "500"],
+        ["--gps-max-error applies to gpsd's fixes, not to --location or --no-location"]
+      ),
       (["-x"], ["unknown option '-x'; see 'phototimer --help'"]),
       (["--burst", "0"], ["--burst takes a whole number of photos from 1 to 100, not '0'"]),
       (["--count", "5"], ["--count needs --interval SECONDS (the time between shots)"]),

@@ -73,7 +73,7 @@ struct FixPolicyTests {
       (PositionReport(mode: 3, latitude: 1, longitude: -181), 0, "out of range"),
       (PositionReport(mode: 3, latitude: 1, longitude: .infinity), 0, "out of range"),
       (PositionReport(mode: 3, latitude: 1, longitude: 2), 41, "last fix 41 s old"),
-      (PositionReport(mode: 3, latitude: 1, longitude: 2, horizontalError: 250), 0, "±250 m"),
+      (PositionReport(mode: 3, latitude: 1, longitude: 2, horizontalError: 2500), 0, "±2500 m"),
     ])
   func rejects(report: PositionReport, ageSeconds: Int, reason: String) {
     let outcome = FixPolicy().assess(report, receivedAgo: .seconds(ageSeconds))

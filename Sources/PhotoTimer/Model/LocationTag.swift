@@ -43,10 +43,12 @@ public struct LocationTag: Hashable, Sendable, CustomStringConvertible {
     self.note = note
   }
 
-  /// The place name, followed by the coordinate when there is one.
+  /// The place name, followed by the coordinate when there is one and the fix's error when
+  /// it is over 100 m (a generous receiver's: `Paris, France (48.85840, 2.29450) ±137 m`).
   public var description: String {
     guard let coordinate else { return name }
-    return "\(name) (\(coordinate))"
+    let error = horizontalError.flatMap { $0.isFinite && $0 > 100 ? $0 : nil }
+    return "\(name) (\(coordinate))" + (error.map { " ±\(Int($0.rounded())) m" } ?? "")
   }
 }
 

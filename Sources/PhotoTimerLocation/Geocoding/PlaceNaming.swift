@@ -28,9 +28,18 @@ extension ReverseGeocoder {
   /// geocoder.name(for: Coordinate(latitude: 37.7694, longitude: -122.4862))
   /// // "Parkside, San Francisco, United States"
   /// ```
-  public func name(for coordinate: Coordinate) -> String {
+  /// - Parameters:
+  ///   - coordinate: Where.
+  ///   - horizontalError: The fix's error in metres, when known: larger than the distance to
+  ///     the place, the name says "near …", since the fix cannot tell which side of it.
+  public func name(for coordinate: Coordinate, horizontalError: Double? = nil) -> String {
     guard let place = describe(coordinate) else { return coordinate.description }
-    guard place.distance > Self.nearbyDistance else { return place.label }
+    guard place.distance > Self.nearbyDistance else {
+      if let error = horizontalError, error.isFinite, error > place.distance {
+        return "near \(place.label)"
+      }
+      return place.label
+    }
     return "\(Int((place.distance / 1000).rounded())) km from \(place.label)"
   }
 }
