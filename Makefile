@@ -7,6 +7,11 @@ STRICT := -Xswiftc -warnings-as-errors
 TSAN_PATH := .build/tsan
 # Seeded fuzz runs under the sanitizer (lower it for a quicker local check).
 TSAN_FUZZ_RUNS ?= 10000
+# AddressSanitizer's build lives apart too.
+ASAN_PATH := .build/asan
+# libFuzzer: seconds per parser for `make fuzz`, and for the smoke run in `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 4
 ARGS ?=
 # `make install`: where, and (for packaging) under which staging root.
 PREFIX ?= /usr/local
@@ -14,7 +19,7 @@ DESTDIR ?=
 # GTK 4's flags without the ones SwiftPM refuses (scripts/gtk-pkgconfig.sh writes the file).
 export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: setup build run run-gtk test lint unit tsan docs bench stress install clean
+.PHONY: setup build run run-gtk test lint unit tsan asan fuzz fuzz-smoke docs bench stress install clean
 
 setup:
 	@scripts/install-packages.sh
@@ -36,6 +41,8 @@ test: setup
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory tsan
+	$(MAKE) --no-print-directory asan
+	$(MAKE) --no-print-directory fuzz-smoke
 	scripts/build-docs.sh
 
 lint:
@@ -45,6 +52,18 @@ lint:
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(SWIFT) test --sanitize=thread \
 	  --scratch-path $(TSAN_PATH) --filter 'PhotoTimerTests|PhotoTimerPOSIXTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests'
+
+# The whole suite under AddressSanitizer (C interop included: libjpeg-turbo, libexif, libpng).
+# NB: leak detection off: Swift's runtime keeps its metadata caches for the process's life.
+asan:
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(ASAN_PATH)
+
+# Every hand-written parser under libFuzzer for FUZZ_SECONDS each, after replaying its corpus.
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-smoke:
+	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 docs:
 	scripts/build-docs.sh

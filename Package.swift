@@ -18,6 +18,7 @@ let package = Package(
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-gtk", targets: ["PhotoTimerGTK"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
+    .executable(name: "phototimer-fuzz", targets: ["PhotoTimerFuzz"]),
   ],
   targets: [
     // The engine and the view model: no C, no Glibc, no platform code.
@@ -101,6 +102,13 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerPOSIX", "PhotoTimerTerminal", "CMallocControl",
+      ]),
+    // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
+    .executableTarget(
+      name: "PhotoTimerFuzz",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerFFmpeg", "PhotoTimerGPSD",
+        "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerLocation",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),

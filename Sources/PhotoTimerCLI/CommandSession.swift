@@ -57,6 +57,9 @@ final class CommandSession: Sendable {
     var stopped = false
     /// The framing loop's wait for space.
     var framing = FramingWait.idle
+    /// Take-it-now and restart pressed after the count is on screen but before its task was
+    /// recorded here (a moment, longer under load): applied once it is, never dropped.
+    var early: [Key] = []
   }
 
   let options: CommandOptions.RunOptions
@@ -156,11 +159,13 @@ final class CommandSession: Sendable {
         }
       }
     }
-    let stoppedAlready = state.withLock { state -> Bool in
+    let (stoppedAlready, early) = state.withLock { state -> (Bool, [Key]) in
       state.phase = .running(task, session)
-      return state.stopped
+      defer { state.early = [] }
+      return (state.stopped, state.early)
     }
     if stoppedAlready { task.cancel() }
+    for key in early { pressed(key) }
     let result = await task.value
     state.withLock { $0.phase = .framing }
     var photos = 0
@@ -248,10 +253,11 @@ final class CommandSession: Sendable {
       // NB: with --frame a cancelled count goes back to framing; without, it ends the command.
       if !options.frame { state.withLock { $0.stopped = true } }
       task.cancel()
-    case (.go, nil): if options.frame { answerFraming(true) }
+    case (.go, nil) where options.frame: answerFraming(true)
+    case (.go, nil), (.restart, nil):
+      if !options.frame { state.withLock { $0.early.append(key) } }
     case (.quit, nil): answerFraming(false)
     case (.cancel, nil): if !options.frame { stop(signal: nil) }
-    case (.restart, nil): break
     }
   }
 

@@ -222,22 +222,14 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
       if state.lastLines.count > 20 { state.lastLines.removeFirst() }
       // "Stream #0:0: Video: rawvideo (RGB[24] / 0x18424752), rgb24(pc), 640x480 [SAR 1:1
       // DAR 4:3], q=2-31, 221184 kb/s, 30 fps, 30 tbn" on the output side.
-      guard state.size == nil, line.contains("Video: rawvideo"), line.contains("rgb24") else {
-        return nil
-      }
+      guard state.size == nil, let announced = FFmpegAnnouncement(line) else { return nil }
       var capacity = 30
-      for part in line.split(separator: ",") {
-        let fields = part.trimmingCharacters(in: .whitespaces).split(separator: " ")
-        if let first = fields.first {
-          let numbers = first.split(separator: "x").compactMap { Int($0) }
-          if numbers.count == 2, numbers[0] > 0, numbers[1] > 0, state.size == nil {
-            state.size = FrameSize(width: numbers[0], height: numbers[1])
-          }
-        }
-        if fields.count == 2, fields[1] == "fps", let rate = Double(fields[0]), rate > 0 {
-          state.frameInterval = .nanoseconds(Int64(1e9 / rate))
-          capacity = max(3, min(Int(rate.rounded(.up)), 60))
-        }
+      if let size = announced.size {
+        state.size = FrameSize(width: size.width, height: size.height)
+      }
+      if let rate = announced.framesPerSecond {
+        state.frameInterval = .nanoseconds(Int64(1e9 / rate))
+        capacity = max(3, min(Int(rate.rounded(.up)), 60))
       }
       // NB: keep about a second, but never more than 256 MiB of frames.
       if let size = state.size { capacity = max(2, min(capacity, (256 << 20) / size.bytes)) }
@@ -341,5 +333,41 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     _ = try? await child.wait()
     child.closePipes()
     wake.close()
+  }
+}
+
+/// What ffmpeg announces of its output stream on its error output:
+/// "Stream #0:0: Video: rawvideo (RGB[24] / 0x18424752), rgb24(pc), 640x480 [SAR 1:1
+/// DAR 4:3], q=2-31, 221184 kb/s, 30 fps, 30 tbn".
+package struct FFmpegAnnouncement: Equatable, Sendable {
+  /// The frame size, when the line gives a sane one (each side 1…65,535).
+  package var size: (width: Int, height: Int)?
+  /// The frame rate, when given (0 < rate ≤ 10,000).
+  package var framesPerSecond: Double?
+
+  /// Reads one line; `nil` when it is not the raw RGB output stream's announcement.
+  package init?(_ line: String) {
+    guard line.contains("Video: rawvideo"), line.contains("rgb24") else { return nil }
+    for part in line.split(separator: ",") {
+      let fields = part.trimmingCharacters(in: .whitespaces).split(separator: " ")
+      if let first = fields.first, size == nil {
+        let numbers = first.split(separator: "x").compactMap { Int($0) }
+        // NB: bounded, so width × height × 3 cannot overflow or ask for terabytes.
+        if numbers.count == 2, (1...65_535).contains(numbers[0]), (1...65_535).contains(numbers[1])
+        {
+          size = (numbers[0], numbers[1])
+        }
+      }
+      if fields.count == 2, fields[1] == "fps", let rate = Double(fields[0]), rate > 0,
+        rate <= 10_000
+      {
+        framesPerSecond = rate
+      }
+    }
+  }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.size?.width == rhs.size?.width && lhs.size?.height == rhs.size?.height
+      && lhs.framesPerSecond == rhs.framesPerSecond
   }
 }

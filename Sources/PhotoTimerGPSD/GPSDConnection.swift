@@ -94,20 +94,15 @@ private struct Session {
     guard !wake.isSignalled else { return }
     do {
       try socket.send(Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [UInt8(ascii: "\n")])
-      var pending: [UInt8] = []
+      var reader = GPSDLineReader()
       while true {
         let ready = try Poll.wait([(socket, .readable), (wake.descriptor, .readable)])
         guard ready[1].isEmpty else { return }
         let chunk = try socket.receive(upTo: 4096)
         guard !chunk.isEmpty else { throw GPSDError.closed(endpoint) }
-        pending += chunk
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-          var line = pending[..<newline]
-          if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-          if !line.isEmpty, let message = try? GPSDMessage(line: line) { deliver(message) }
-          pending.removeSubrange(...newline)
-        }
-        guard pending.count <= GPSDConnection.lineLimit else {
+        let (messages, overflowed) = reader.feed(chunk)
+        for message in messages { deliver(message) }
+        guard !overflowed else {
           throw GPSDError.lineTooLong(endpoint, limit: GPSDConnection.lineLimit)
         }
       }
@@ -118,5 +113,35 @@ private struct Session {
     } catch {
       throw .closed(endpoint)
     }
+  }
+}
+
+/// gpsd's framing: bytes in as they arrive, the messages of the complete lines out.
+///
+/// Lines end with LF (a CR before it is dropped); a line that is not a gpsd message is
+/// skipped. An unfinished line longer than ``GPSDConnection/lineLimit`` is an overflow: the
+/// connection is to be dropped, never buffered without bound.
+package struct GPSDLineReader {
+  private var pending: [UInt8] = []
+
+  package init() {}
+
+  /// Feeds one chunk.
+  ///
+  /// - Returns: The messages of the lines this chunk completed, and whether the line still
+  ///   unfinished is over the limit.
+  package mutating func feed(_ chunk: [UInt8]) -> (messages: [GPSDMessage], overflowed: Bool) {
+    pending += chunk
+    var messages: [GPSDMessage] = []
+    var start = pending.startIndex
+    while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      var line = pending[start..<newline]
+      if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+      if !line.isEmpty, let message = try? GPSDMessage(line: line) { messages.append(message) }
+      start = newline + 1
+    }
+    // NB: one removal per chunk, not one per line.
+    pending.removeSubrange(..<start)
+    return (messages, pending.count > GPSDConnection.lineLimit)
   }
 }

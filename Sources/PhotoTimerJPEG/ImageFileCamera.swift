@@ -68,7 +68,11 @@ public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Durati
     } catch {
       throw .unreadable(path: path, reason: "\(error.localizedDescription)")
     }
-    let bytes = [UInt8](data)
+    return try decode([UInt8](data), path: path)
+  }
+
+  /// Checks and decodes an image file's bytes (`path` names it in errors), upright.
+  package static func decode(_ bytes: [UInt8], path: String) throws(ImageFileError) -> Frame {
     let header = try ImageHeader.read(bytes, path: path, pixelLimit: JPEGCodec.pixelLimit)
     var frame: Frame
     switch header.format {

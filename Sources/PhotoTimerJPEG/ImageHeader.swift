@@ -35,7 +35,10 @@ struct ImageHeader: Equatable {
       throw .notAnImage(path: path)
     }
     guard header.width > 0, header.height > 0 else { throw .empty(path: path) }
-    guard header.width * header.height <= pixelLimit else {
+    // NB: PNG sides are 32-bit: their product can overflow Int (the fuzzer's first find, a
+    // trap on a 51-byte file), so it is computed reporting the overflow.
+    let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+    guard !overflow, pixels <= pixelLimit else {
       throw .tooLarge(path: path, width: header.width, height: header.height, limit: pixelLimit)
     }
     return header

@@ -15,7 +15,8 @@ enum PNGDecoder {
     let width = Int(image.width)
     let height = Int(image.height)
     guard width > 0, height > 0 else { throw .empty(path: path) }
-    guard width * height <= JPEGCodec.pixelLimit else {
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    guard !overflow, pixels <= JPEGCodec.pixelLimit else {
       throw .tooLarge(path: path, width: width, height: height, limit: JPEGCodec.pixelLimit)
     }
     image.format = UInt32(PNG_FORMAT_RGB)

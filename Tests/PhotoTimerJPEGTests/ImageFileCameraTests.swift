@@ -95,4 +95,23 @@ struct ImageFileCameraTests {
     // A directory is not an image file.
     #expect(throws: ImageFileError.self) { try ImageFileCamera<TestClock>.load(folder.path) }
   }
+
+  @Test(
+    "A PNG whose sides multiply past Int is refused as too large, not trapped on (found by the fuzzer)"
+  )
+  func sidesOverflow() throws {
+    // The fuzzer's input: IHDR with 3,233,824,768 × 4,291,266,329 pixels.
+    let bytes: [UInt8] = [
+      0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52,
+      0xC0, 0xC0, 0x40, 0x00, 0xFF, 0xC7, 0x87, 0x19, 0x46, 0x0D, 0x18, 0x35,
+    ]
+    #expect {
+      _ = try ImageFileCamera<TestClock>.decode(bytes, path: "evil.png")
+    } throws: { error in
+      guard case .tooLarge(_, let width, let height, _) = error as? ImageFileError else {
+        return false
+      }
+      return width == 3_233_824_768 && height == 4_291_266_329
+    }
+  }
 }

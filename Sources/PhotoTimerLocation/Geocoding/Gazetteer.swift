@@ -62,7 +62,7 @@ extension ReverseGeocoder {
     }
   }
 
-  static func parseCities(_ text: String, file: String) throws(GazetteerError) -> [Place] {
+  package static func parseCities(_ text: String, file: String) throws(GazetteerError) -> [Place] {
     var places: [Place] = []
     places.reserveCapacity(35_000)
     var reader = TabSeparatedReader(text)
@@ -95,7 +95,7 @@ extension ReverseGeocoder {
     return places
   }
 
-  static func parseCountries(
+  package static func parseCountries(
     _ text: String, file: String
   ) throws(GazetteerError) -> [String: String] {
     var names: [String: String] = [:]
