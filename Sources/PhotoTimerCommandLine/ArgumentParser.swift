@@ -37,8 +37,25 @@ package struct ArgumentParser {
     }
   }
 
-  package var options: [CommandOption]
-  package var commands: [String]
+  package let options: [CommandOption]
+  package let commands: [String]
+  /// Each option by each of its names, built once: a lookup no longer builds every option's
+  /// declaration (help text included) for every argument.
+  private let byName: [String: CommandOption]
+
+  package init(options: [CommandOption], commands: [String]) {
+    self.options = options
+    self.commands = commands
+    var byName: [String: CommandOption] = [:]
+    for option in options {
+      for name in option.declaration.names { byName[name] = option }
+    }
+    self.byName = byName
+    longNames = byName.keys.filter { $0.hasPrefix("--") }.sorted()
+  }
+
+  /// Every long name, for suggestions.
+  private let longNames: [String]
 
   /// Parses `arguments`.
   ///
@@ -77,13 +94,12 @@ package struct ArgumentParser {
         name = String(argument.prefix(2))
         inline = String(argument.dropFirst(2))
       }
-      guard let option = options.first(where: { $0.declaration.names.contains(name) }) else {
+      guard let option = byName[name] else {
         let shown = argument.hasPrefix("--") ? name : argument
         problems.append(unknown(shown))
         // A misspelling of an option that takes a value: its value is not a stray argument.
         if inline == nil, let likely = suggestion(for: shown),
-          options.first(where: { $0.declaration.names.contains(likely) })?.declaration.value
-            != nil,
+          byName[likely]?.declaration.value != nil,
           index < arguments.count, !arguments[index].hasPrefix("-")
         {
           index += 1
@@ -125,12 +141,12 @@ package struct ArgumentParser {
   private func suggestion(for name: String) -> String? {
     // NB: every one-letter option is one edit from every other: no guesses for those.
     guard name.hasPrefix("--") else { return nil }
-    return options.flatMap(\.declaration.names).filter {
-      $0.hasPrefix("--") == name.hasPrefix("--")
-    }
-    .map { ($0, Self.distance($0, name)) }
-    .filter { $0.1 <= max(1, name.count / 4) || ($0.0.hasPrefix(name) && name.count > 3) }
-    .min { $0.1 < $1.1 }?.0
+    // NB: no typo is 40 characters long; the edit distance of a long argument to every option
+    // costs its length times theirs (the fuzzer's slowest inputs).
+    guard name.count <= 40 else { return nil }
+    return longNames.map { ($0, Self.distance($0, name)) }
+      .filter { $0.1 <= max(1, name.count / 4) || ($0.0.hasPrefix(name) && name.count > 3) }
+      .min { $0.1 < $1.1 }?.0
   }
 
   /// The edit distance between two strings (insertions, deletions, substitutions).
