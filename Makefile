@@ -58,9 +58,18 @@ tsan:
 asan:
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(ASAN_PATH)
 
-# Every hand-written parser under libFuzzer for FUZZ_SECONDS each, after replaying its corpus.
+# Every hand-written parser under libFuzzer for FUZZ_SECONDS each, after replaying its corpus;
+# then the engine's seeded cancel/restart fuzz in a release build: ENGINE_FUZZ_RUNS schedules
+# for each seed of ENGINE_FUZZ_SEEDS (10^6 in all by default).
+ENGINE_FUZZ_RUNS ?= 250000
+ENGINE_FUZZ_SEEDS ?= 0x10000000 0x20000000 0x30000000 0x40000000
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+	$(SWIFT) build -c release --build-tests $(STRICT) --scratch-path .build/fuzz-engine
+	for seed in $(ENGINE_FUZZ_SEEDS); do \
+	  PHOTOTIMER_FUZZ_SEED=$$seed PHOTOTIMER_FUZZ_RUNS=$(ENGINE_FUZZ_RUNS) $(SWIFT) test -c release \
+	    --skip-build --scratch-path .build/fuzz-engine --filter PhotoTimerFuzzTests || exit 1; \
+	done
 
 fuzz-smoke:
 	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)

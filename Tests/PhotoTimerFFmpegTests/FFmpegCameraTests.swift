@@ -24,7 +24,11 @@ private func ffmpegChildren() -> [Int32] {
     else { return false }
     let name = stat[stat.index(after: open)..<close]
     let fields = stat[stat.index(after: close)...].split(separator: " ")
-    return name == "ffmpeg" && fields.count > 1 && Int32(fields[1]) == me
+    guard name == "ffmpeg", fields.count > 1, Int32(fields[1]) == me else { return false }
+    // NB: only cameras on lavfi sources, as these tests start them: other suites running
+    // alongside start ffmpeg children of their own (the window tests' screenshots).
+    let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+    return command.split(separator: 0).contains { $0 == Data("lavfi".utf8) }
   }
 }
 

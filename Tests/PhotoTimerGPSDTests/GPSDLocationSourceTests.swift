@@ -8,6 +8,14 @@ import Testing
 /// descriptor counts must not see another test's sockets.
 @Suite("gpsd location (real gpsd via gpsfake)", .serialized, .timeLimit(.minutes(2)))
 struct GPSDLocationSourceTests {
+  /// Waits (bounded) until `condition` holds: for a thing to happen, never for a time.
+  static func until(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !condition(), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+
   private func source(_ port: UInt16) -> GPSDLocationSource<ContinuousClock> {
     GPSDLocationSource(
       endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), clock: ContinuousClock())
@@ -124,9 +132,8 @@ struct GPSDLocationSourceTests {
     let gpsd = try GPSFake(log: "no-fix", cycle: 2)  // 20 s of "no fix"
     let location = source(gpsd.port)
     let locating = Task { try await location.locate() }
-    // NB: a real pause so the step is mid-read when gpsd dies; if it were still connecting,
-    // the outcome (an error, nothing leaked) would be the same.
-    try await Task.sleep(for: .milliseconds(500))
+    // NB: waits until the step has heard from gpsd (mid-read), not for a time.
+    try await Self.until { location.status?.contains("no report from gpsd") == false }
     gpsd.stop()
     let result = await locating.result
     guard case .failure(let error) = result else {
@@ -143,8 +150,8 @@ struct GPSDLocationSourceTests {
     defer { gpsd.stop() }
     let location = source(gpsd.port)
     let locating = Task { try await location.locate() }
-    try await Task.sleep(for: .milliseconds(500))
-    // The check below can see a leak: the open connection shows up now.
+    // NB: waits for the connection itself; the check after the cancel can then see a leak.
+    try await Self.until { openSockets(toPort: gpsd.port).count == 1 }
     #expect(openSockets(toPort: gpsd.port).count == 1)
     let start = ContinuousClock.now
     locating.cancel()

@@ -11,10 +11,17 @@ import Testing
 @MainActor
 @Suite("Seeded fuzz of cancels and restarts", .timeLimit(.minutes(5)))
 struct PhotoTimerFuzzTests {
-  /// 10,000 by default; `PHOTOTIMER_FUZZ_RUNS` lowers it for the slower sanitizer build.
+  /// 10,000 by default; `PHOTOTIMER_FUZZ_RUNS` sets it (lower for the sanitizer build,
+  /// 250,000 a seed in `make fuzz`'s release build).
   static let runs =
     ProcessInfo.processInfo.environment["PHOTOTIMER_FUZZ_RUNS"].flatMap(Int.init)
     ?? 10_000
+  /// The first schedule's seed; schedule k uses seed + k. A failure names its schedule's
+  /// seed: `PHOTOTIMER_FUZZ_SEED=that PHOTOTIMER_FUZZ_RUNS=1` replays it alone.
+  static let seed =
+    ProcessInfo.processInfo.environment["PHOTOTIMER_FUZZ_SEED"].flatMap {
+      UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: $0.hasPrefix("0x") ? 16 : 10)
+    } ?? 0xF0CC_A017
 
   enum Operation: CaseIterable {
     case advance, cancel, restart, yield
@@ -22,13 +29,15 @@ struct PhotoTimerFuzzTests {
 
   @Test("Random cancels and restarts at random instants always end consistent")
   func fuzz() async throws {
-    var random = SeededRandomNumberGenerator(seed: 0xF0CC_A017)
-    for run in 0..<Self.runs {
-      try await fuzzOne(run: run, random: &random)
+    for index in 0..<Self.runs {
+      let seed = Self.seed &+ UInt64(index)
+      var random = SeededRandomNumberGenerator(seed: seed)
+      try await fuzzOne(
+        run: "seed 0x\(String(seed, radix: 16)) (PHOTOTIMER_FUZZ_SEED)", random: &random)
     }
   }
 
-  private func fuzzOne(run: Int, random: inout SeededRandomNumberGenerator) async throws {
+  private func fuzzOne(run: String, random: inout SeededRandomNumberGenerator) async throws {
     let seconds = Int.random(in: 0...3, using: &random)
     let camera: SimulatedStep =
       [
@@ -61,14 +70,14 @@ struct PhotoTimerFuzzTests {
       case .cancel:
         model.cancel()
         running = false
-        #expect(model.status == .idle, "run \(run)")
+        #expect(model.status == .idle, "\(run)")
         history.removeAll()
       case .restart:
         history.removeAll()
         model.startTimer()
         running = true
         lastStart = now
-        #expect(model.status == .counting(remaining: seconds), "run \(run)")
+        #expect(model.status == .counting(remaining: seconds), "\(run)")
       }
     }
     // End with a cancel or a fresh restart, so the end state is known whatever the races
@@ -96,26 +105,26 @@ struct PhotoTimerFuzzTests {
       }
     }
     await model.waitForRun()
-    #expect(clock.sleeperCount == 0, "run \(run)")
+    #expect(clock.sleeperCount == 0, "\(run)")
     // Since the last cancel or restart, no stale run wrote over the state.
-    #expect(!history.contains(.idle), "run \(run)")
+    #expect(!history.contains(.idle), "\(run)")
     switch (running, model.status, camera) {
     case (false, .idle, _):
-      #expect(model.prep == PreparationProgress(), "run \(run)")
-      #expect(history.isEmpty, "run \(run): state written after cancel: \(history)")
+      #expect(model.prep == PreparationProgress(), "\(run)")
+      #expect(history.isEmpty, "\(run): state written after cancel: \(history)")
     case (true, .captured(let photo), .succeed):
-      #expect(photo.settings == Seed.settings, "run \(run)")
-      #expect(photo.filter == .natural, "run \(run)")
+      #expect(photo.settings == Seed.settings, "\(run)")
+      #expect(photo.filter == .natural, "\(run)")
       // The filter failed, or was dropped when the shutter's wake-up was handled first.
       let filter = photo.report(for: .filter)?.outcome
       #expect(filter == .failed(reason: "dark") || filter.map { !$0.succeeded } == true)
-      #expect(photo.reports.map(\.step) == PreparationStep.allCases, "run \(run)")
+      #expect(photo.reports.map(\.step) == PreparationStep.allCases, "\(run)")
     case (true, .failed(let failure), .fail):
-      #expect(failure.cause == .stepFailed(.camera), "run \(run)")
+      #expect(failure.cause == .stepFailed(.camera), "\(run)")
     case (true, .failed(let failure), .never):
-      #expect(failure.cause == .notReadyInTime([.camera]), "run \(run)")
+      #expect(failure.cause == .notReadyInTime([.camera]), "\(run)")
     default:
-      Issue.record("run \(run): inconsistent end \(model.status) (running: \(running), \(camera))")
+      Issue.record("\(run): inconsistent end \(model.status) (running: \(running), \(camera))")
     }
   }
 }
