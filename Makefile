@@ -19,7 +19,7 @@ DESTDIR ?=
 # GTK 4's flags without the ones SwiftPM refuses (scripts/gtk-pkgconfig.sh writes the file).
 export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: setup build run run-gtk test lint unit tsan asan fuzz fuzz-smoke docs bench stress install clean
+.PHONY: setup build run run-gtk test lint unit tsan asan fuzz fuzz-smoke docs bench soak stress install clean
 
 setup:
 	@scripts/install-packages.sh
@@ -82,7 +82,14 @@ bench: setup
 	$(SWIFT) build -c release $(STRICT)
 	.build/release/phototimer-bench
 
-# The unit suite 20 times in a row with both cores kept busy (flakiness check).
+# A long run: a 2,000-shot time-lapse (scene camera, 640×480, every 0.25 s) and 2,000
+# start/cancel cycles against ffmpeg, with memory, descriptors and threads as slopes.
+SOAK_COUNT ?= 2000
+soak: setup
+	$(SWIFT) build -c release $(STRICT)
+	.build/release/phototimer-bench --soak $(SOAK_COUNT)
+
+# The whole suite 20 times in a row with both cores kept busy (flakiness check).
 stress: setup
 	$(SWIFT) build --build-tests $(STRICT)
 	scripts/stress.sh 20

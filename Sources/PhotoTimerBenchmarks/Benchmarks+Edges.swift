@@ -260,7 +260,7 @@ extension Benchmarks {
   }
 
   /// The least-squares slope of `values` against their index.
-  private static func slope(_ values: [Double]) -> Double {
+  static func slope(_ values: [Double]) -> Double {
     let n = Double(values.count)
     guard n > 1 else { return 0 }
     let meanX = (n - 1) / 2

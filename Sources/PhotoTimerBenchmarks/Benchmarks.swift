@@ -28,6 +28,11 @@ struct Benchmarks {
       await sceneShutter()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--soak" {
+      let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2000
+      await soak(shots: count, cycles: count)
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--window" {
       await window()
       return
@@ -75,6 +80,8 @@ struct Benchmarks {
     await sceneShutter()
     await timeLapseSchedule()
     await window()
+    // NB: the soak's short form; `make soak` runs 2,000 of each.
+    await soak(shots: 200, cycles: 200)
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.
