@@ -54,9 +54,11 @@ tsan:
 	  --scratch-path $(TSAN_PATH) --filter 'PhotoTimerTests|PhotoTimerPOSIXTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests'
 
 # The whole suite under AddressSanitizer (C interop included: libjpeg-turbo, libexif, libpng).
-# NB: leak detection off: Swift's runtime keeps its metadata caches for the process's life.
+# NB: leak detection off: Swift's runtime keeps its metadata caches for the process's life; lld:
+# gold warns about every ASan runtime symbol it cannot export.
 asan:
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(ASAN_PATH)
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(ASAN_PATH) \
+	  -Xswiftc -use-ld=lld
 
 # Every hand-written parser under libFuzzer for FUZZ_SECONDS each, after replaying its corpus;
 # then the engine's seeded cancel/restart fuzz in a release build: ENGINE_FUZZ_RUNS schedules
