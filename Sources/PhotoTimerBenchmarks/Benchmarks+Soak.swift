@@ -1,3 +1,4 @@
+import CMallocControl
 import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
@@ -16,6 +17,7 @@ extension Benchmarks {
     var threads: Double
 
     static var now: Footprint {
+      _ = phototimer_malloc_trim()
       let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
       func field(_ name: String) -> Double {
         let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""

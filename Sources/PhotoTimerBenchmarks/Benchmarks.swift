@@ -29,6 +29,9 @@ struct Benchmarks {
       return
     }
     if CommandLine.arguments.dropFirst().first == "--soak" {
+      // NB: one allocator arena, set before any thread starts, and a trim before each sample
+      // (as for the memory figure): the slope is then live memory, not per-thread free lists.
+      _ = phototimer_malloc_single_arena()
       let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2000
       await soak(shots: count, cycles: count)
       return
@@ -80,15 +83,18 @@ struct Benchmarks {
     await sceneShutter()
     await timeLapseSchedule()
     await window()
-    // NB: the soak's short form; `make soak` runs 2,000 of each.
-    await soak(shots: 200, cycles: 200)
+    // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
+    runInChild(["--soak", "200"])
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.
-  static func runMemoryFigureInChild() {
+  static func runMemoryFigureInChild() { runInChild(["--memory"]) }
+
+  /// Runs this benchmark with `arguments` in a fresh process (one arena) and prints its lines.
+  static func runInChild(_ arguments: [String]) {
     let child = Process()
     child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    child.arguments = ["--memory"]
+    child.arguments = arguments
     let output = Pipe()
     child.standardOutput = output
     do {
@@ -98,7 +104,7 @@ struct Benchmarks {
       child.waitUntilExit()
       print(String(decoding: lines, as: UTF8.self), terminator: "")
     } catch {
-      print("memory figure: could not start \(CommandLine.arguments[0]): \(error)")
+      print("\(arguments[0]): could not start \(CommandLine.arguments[0]): \(error)")
     }
   }
 

@@ -12,7 +12,7 @@ import Testing
 @Suite("Seeded fuzz of cancels and restarts", .timeLimit(.minutes(5)))
 struct PhotoTimerFuzzTests {
   /// 10,000 by default; `PHOTOTIMER_FUZZ_RUNS` sets it (lower for the sanitizer build,
-  /// 250,000 a seed in `make fuzz`'s release build).
+  /// 125,000 a seed in `make fuzz`'s release build).
   static let runs =
     ProcessInfo.processInfo.environment["PHOTOTIMER_FUZZ_RUNS"].flatMap(Int.init)
     ?? 10_000
