@@ -269,24 +269,7 @@ extension Benchmarks {
   }
 
   /// The CPU time (seconds) of this process's ffmpeg children, from /proc.
-  static func ffmpegCPUTime() -> Double {
-    let me = getpid()
-    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-    var total = 0.0
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-      guard Int32(entry) != nil,
-        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-        stat.contains("(ffmpeg)"), let close = stat.lastIndex(of: ")")
-      else { continue }
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      // After the name: state, ppid, …; utime and stime are fields 14 and 15 of the line.
-      guard fields.count > 13, Int32(fields[1]) == me, let user = Double(fields[11]),
-        let system = Double(fields[12])
-      else { continue }
-      total += (user + system) / ticks
-    }
-    return total
-  }
+  static func ffmpegCPUTime() -> Double { childrenCPU(of: getpid(), named: "ffmpeg") }
 
   /// Shutter lag with the preview running (a consumer drawing to a terminal), and how long a
   /// photo takes (shutter → file written) first and right after a cancelled run.

@@ -127,7 +127,7 @@ extension Benchmarks {
       if cycle % 100 == 0 { samples.append(.now) }
     }
     let wall = started.duration(to: clock.now)
-    let left = childrenCPU(of: getpid(), named: "ffmpeg") > 0 || hasChild(named: "ffmpeg")
+    let left = !children(of: getpid(), named: "ffmpeg").isEmpty
     row(
       "soak: \(cycles) start/cancel cycles (ffmpeg)", ours: "\(cancelled) cancelled",
       baseline: "—", ratio: "—", target: "all")
@@ -135,18 +135,6 @@ extension Benchmarks {
       "soak: ffmpeg left at the end", ours: left ? "yes" : "none", baseline: "—", ratio: "—",
       target: "none")
     printSlopes("soak: cycles", per: "100 cycles", samples, wall: wall)
-  }
-
-  private static func hasChild(named name: String) -> Bool {
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-      guard Int32(entry) != nil,
-        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-        stat.contains("(\(name))"), let close = stat.lastIndex(of: ")")
-      else { continue }
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      if fields.count > 1, Int32(fields[1]) == getpid() { return true }
-    }
-    return false
   }
 
   private static func printSlopes(

@@ -208,17 +208,19 @@ extension Benchmarks {
 
   /// CPU seconds of `pid`'s children called `name`.
   static func childrenCPU(of pid: Int32, named name: String) -> Double {
-    var total = 0.0
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+    children(of: pid, named: name).map(processCPU).reduce(0, +)
+  }
+
+  /// The processes whose parent is `pid` and whose name is `name`, from /proc.
+  static func children(of pid: Int32, named name: String) -> [Int32] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
       guard let child = Int32(entry),
         let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
         stat.contains("(\(name))"), let close = stat.lastIndex(of: ")")
-      else { continue }
+      else { return nil }
       let fields = stat[stat.index(after: close)...].split(separator: " ")
-      guard fields.count > 1, Int32(fields[1]) == pid else { continue }
-      total += processCPU(child)
+      return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
     }
-    return total
   }
 
   static func monotonicNanoseconds() -> Int64 {

@@ -145,8 +145,8 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
             }
             update(
               reason,
-              to: "fix ±\(Int(kept.rounded())) m so far; waiting for one within "
-                + "\(Int(policy.preferredHorizontalError)) m")
+              to: "fix ±\(kept.wholeMetres) m so far; waiting for one within "
+                + "\(policy.preferredHorizontalError.wholeMetres) m")
           case .rejected(let why):
             update(reason, to: why)
           }

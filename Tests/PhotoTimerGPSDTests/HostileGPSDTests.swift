@@ -84,6 +84,9 @@ struct HostileGPSDTests {
       #"{"class":"TPV","mode":1e999,"lat":48.8,"lon":2.2}"#,
       #"{"class":"TPV","mode":3,"lat":-0,"lon":-0,"eph":-0}"#,
       #"{"class":"TPV","mode":3,"lat":91,"lon":2}"#,
+      // The fuzzer's find: an error too large for Int trapped in the rejection's message.
+      #"{"class":"TPV","mode":3,"lat":37.5,"lon":151.2,"eph":1222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222237}"#,
+      #"{"class":"TPV","mode":3,"lat":37.5,"lon":151.2,"eph":1e300}"#,
     ])
   func oddNumbers(line: String) {
     let message = try? GPSDMessage(line: Array(line.utf8))
@@ -96,6 +99,23 @@ struct HostileGPSDTests {
     case .rejected(let why):
       #expect(!why.isEmpty)
     }
+  }
+
+  @Test("Any reported error reads as metres in a message, never a trap")
+  func hugeErrors() {
+    guard
+      case .rejected(let why) = FixPolicy().assess(
+        PositionReport(mode: 3, latitude: 1, longitude: 2, horizontalError: 1e300),
+        receivedAgo: .zero)
+    else {
+      Issue.record("1e300 m was not refused")
+      return
+    }
+    #expect(why == "fix too imprecise: ±1e+300 m (at most 2000 m)")
+    let tag = LocationTag(
+      name: "x", coordinate: Coordinate(latitude: 1, longitude: 2), horizontalError: 1e300)
+    #expect(tag.description.hasSuffix("±1e+300 m"))
+    #expect((137.4).wholeMetres == "137" && (-0.0).wholeMetres == "0")
   }
 
   @Test("10,000 imprecise TPVs in one burst are all read: the best one is kept, none queued")

@@ -48,7 +48,7 @@ public struct LocationTag: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     guard let coordinate else { return name }
     let error = horizontalError.flatMap { $0.isFinite && $0 > 100 ? $0 : nil }
-    return "\(name) (\(coordinate))" + (error.map { " ±\(Int($0.rounded())) m" } ?? "")
+    return "\(name) (\(coordinate))" + (error.map { " ±\($0.wholeMetres) m" } ?? "")
   }
 }
 
@@ -85,5 +85,15 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     let fraction = String(magnitude % 100_000)
     return
       "\(sign)\(magnitude / 100_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)"
+  }
+}
+
+extension Double {
+  /// A distance in whole metres for a message, whatever the value: a receiver's reported
+  /// error can be any number (`1e300`), which `Int(_:)` would trap on.
+  package var wholeMetres: String {
+    guard isFinite else { return "\(self)" }
+    guard abs(self) < 1e15 else { return String(describing: self.rounded()) }
+    return String(Int(rounded()))
   }
 }

@@ -89,7 +89,8 @@ public struct FixPolicy: Hashable, Sendable {
     }
     if let error = report.horizontalError, error.isFinite, error > maximumHorizontalError {
       return .rejected(
-        "fix too imprecise: ±\(Int(error.rounded())) m (at most \(Int(maximumHorizontalError)) m)")
+        "fix too imprecise: ±\(error.wholeMetres) m (at most \(maximumHorizontalError.wholeMetres) m)"
+      )
     }
     let imprecise =
       report.horizontalError.map { $0.isFinite && $0 > preferredHorizontalError }
