@@ -69,9 +69,11 @@ ENGINE_FUZZ_SEEDS ?= 0x10000000 0x20000000 0x30000000 0x40000000 0x50000000 0x60
   0x70000000 0x80000000
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS)
-	$(SWIFT) build -c release --build-tests $(STRICT) --scratch-path .build/fuzz-engine
+	$(SWIFT) build -c release --build-tests $(STRICT) -Xswiftc -enable-testing \
+	  --scratch-path .build/fuzz-engine
 	for seed in $(ENGINE_FUZZ_SEEDS); do \
 	  PHOTOTIMER_FUZZ_SEED=$$seed PHOTOTIMER_FUZZ_RUNS=$(ENGINE_FUZZ_RUNS) $(SWIFT) test -c release \
+	    -Xswiftc -enable-testing \
 	    --skip-build --scratch-path .build/fuzz-engine --filter PhotoTimerFuzzTests || exit 1; \
 	done
 
