@@ -280,6 +280,9 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     try await burst(count: 1)[0]
   }
 
+  /// The frames kept now (about the last second), oldest first: for tests of the choice.
+  var keptFrames: [Frame] { frames.snapshot.0 }
+
   /// The frame nearest now, then the next `count − 1` frames of the stream.
   func burst(count: Int) async throws -> [Frame] {
     let shutter = opened.duration(to: camera.clock.now)

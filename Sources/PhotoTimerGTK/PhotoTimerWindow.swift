@@ -316,7 +316,14 @@ final class PhotoTimerWindow {
       let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
       self.camera = camera
       self.model = model
-      observe(model, services: services)
+      statusOf = { step in
+        switch step {
+        case .camera: nil
+        case .location: services.location.status()
+        case .filter: services.filter.status()
+        }
+      }
+      observe(model)
       events = Task { [weak self] in
         for await event in model.events() { self?.handle(event, of: model) }
       }
@@ -414,7 +421,7 @@ final class PhotoTimerWindow {
   // MARK: - Observation
 
   /// Renders once per change of the model's state, on the main actor.
-  private func observe(_ model: PhotoTimerViewModel, services: PhotoTimerServices) {
+  private func observe(_ model: PhotoTimerViewModel) {
     withObservationTracking {
       _ = model.status
       _ = model.prep
@@ -423,18 +430,12 @@ final class PhotoTimerWindow {
       Task { @MainActor [weak self] in
         guard let self, self.model === model else { return }
         self.render()
-        self.observe(model, services: services)
-      }
-    }
-    statusOf = { step in
-      switch step {
-      case .camera: nil
-      case .location: services.location.status()
-      case .filter: services.filter.status()
+        self.observe(model)
       }
     }
   }
 
+  /// What each running step is waiting for (not observable: read at each render).
   private var statusOf: (PreparationStep) -> String? = { _ in nil }
 
   private func handle(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
