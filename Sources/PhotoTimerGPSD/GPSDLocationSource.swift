@@ -158,6 +158,10 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
       if let best = bestSoFar { return best }
       let why = reason.withLock { $0 }
       throw LocationUnavailable(reason: "\(why); then gpsd at \(endpoint) closed the connection")
+    } catch let error as GPSDError {
+      // NB: a gpsd that went away (reset, killed) after an imprecise fix: that fix still tags.
+      if let best = bestSoFar { return best }
+      throw error
     }
     try Task.checkCancellation()
     if let best = bestSoFar { return best }

@@ -11,7 +11,9 @@ final class LineServer: @unchecked Sendable {
   let port: UInt16
   private let listener: Int32
 
-  init(sending bytes: [UInt8]) throws {
+  /// - Parameter thenClose: Close the connection once sent (gpsd going away), rather than
+  ///   keep it open until the client closes it.
+  init(sending bytes: [UInt8], thenClose: Bool = false) throws {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
     var address = sockaddr_in()
@@ -28,10 +30,16 @@ final class LineServer: @unchecked Sendable {
     Thread {
       let client = accept(listener, nil, nil)
       guard client >= 0 else { return }
+      if thenClose {
+        // NB: the client's ?WATCH read first: closing with it unread would reset the
+        // connection (RST) instead of ending it.
+        var request = [UInt8](repeating: 0, count: 256)
+        _ = recv(client, &request, request.count, 0)
+      }
       _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      // Keep the client connected until the other side closes.
+      // Keep the client connected until the other side closes (unless told to close).
       var byte: UInt8 = 0
-      while recv(client, &byte, 1, 0) > 0 {}
+      while !thenClose, recv(client, &byte, 1, 0) > 0 {}
       close(client)
     }.start()
   }
