@@ -125,7 +125,14 @@ struct PhotoTimerCommandTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let copy = folder.appendingPathComponent("phototimer")
-    try FileManager.default.copyItem(at: CommandRun.binary, to: copy)
+    // NB: copied by cp, not in this process: a write descriptor held here while another test
+    // forks would make the copy "text file busy" to run.
+    let cp = Process()
+    cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+    cp.arguments = [CommandRun.binary.path, copy.path]
+    try cp.run()
+    cp.waitUntilExit()
+    #expect(cp.terminationStatus == 0)
     let process = Process()
     process.executableURL = copy
     process.arguments = ["--simulate", "--seconds", "2", "--location", "48.8584,2.2945"]
