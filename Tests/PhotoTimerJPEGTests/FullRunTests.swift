@@ -58,14 +58,18 @@ struct FullRunTests {
       source: SceneCamera(preset: .daylight, width: 4000, height: 3000, clock: clock),
       sink: PhotoStore(folder: folder.url), clock: clock)
     let recorder = EventRecorder()
+    // The camera may wait as long as it needs: a 12-megapixel scene settles slowly under a
+    // sanitizer on a loaded machine, and the default 10 s limit would end the run unshot.
     let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: 0),
+      configuration: PhotoTimerConfiguration(countdownSeconds: 0, cameraWaitLimit: .seconds(600)),
       services: pipeline.services(location: .disabled(reason: "off")), clock: clock)
     let run = Task { await engine.run(onEvent: recorder.record) }
     // Cancel the moment the shutter fires: the 12-megapixel filter and encode are under way.
-    while !recorder.kinds.contains(.shutter) {
+    // A run that ends without a shutter ends the wait too (it is reported below), never hangs.
+    while !recorder.kinds.contains(where: { $0 == .shutter || $0.endsRun }) {
       _ = await recorder.waitForEvents(recorder.events.count + 1)
     }
+    try #require(recorder.kinds.contains(.shutter), "the run ended unshot: \(recorder.kinds)")
     run.cancel()
     let result = await run.value
     if case .captured(let photo) = result {
@@ -75,6 +79,16 @@ struct FullRunTests {
     } else {
       #expect(result == .cancelled)
       #expect(try folder.contents().isEmpty)
+    }
+  }
+}
+
+extension PhotoTimerEvent.Kind {
+  /// Whether this event is a run's last: a photo, a cancel or a failure.
+  fileprivate var endsRun: Bool {
+    switch self {
+    case .captured, .cancelled, .failed: true
+    default: false
     }
   }
 }
