@@ -65,9 +65,12 @@ struct FullRunTests {
       services: pipeline.services(location: .disabled(reason: "off")), clock: clock)
     let run = Task { await engine.run(onEvent: recorder.record) }
     // Cancel the moment the shutter fires: the 12-megapixel filter and encode are under way.
-    // A run that ends without a shutter ends the wait too (it is reported below), never hangs.
-    while !recorder.kinds.contains(where: { $0 == .shutter || $0.endsRun }) {
-      _ = await recorder.waitForEvents(recorder.events.count + 1)
+    // NB: each wait is for one more event than the last snapshot looked at, so an event that
+    // arrives between the look and the wait is never missed (it was, under TSan: the test then
+    // slept until the photo was written). A run that ends unshot ends the wait too.
+    var events = await recorder.waitForEvents(1)
+    while !events.contains(where: { $0.kind == .shutter || $0.kind.endsRun }) {
+      events = await recorder.waitForEvents(events.count + 1)
     }
     try #require(recorder.kinds.contains(.shutter), "the run ended unshot: \(recorder.kinds)")
     run.cancel()
