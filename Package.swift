@@ -146,7 +146,8 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGPhoto2Tests",
       dependencies: [
-        "PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTesting",
+        "PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
+        "PhotoTimerTesting",
       ]),
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),

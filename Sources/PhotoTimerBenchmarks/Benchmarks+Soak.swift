@@ -127,7 +127,7 @@ extension Benchmarks {
       if cycle % 100 == 0 { samples.append(.now) }
     }
     let wall = started.duration(to: clock.now)
-    let left = !children(of: getpid(), named: "ffmpeg").isEmpty
+    let left = !ProcessTable.children(of: getpid(), named: "ffmpeg").isEmpty
     row(
       "soak: \(cycles) start/cancel cycles (ffmpeg)", ours: "\(cancelled) cancelled",
       baseline: "—", ratio: "—", target: "all")

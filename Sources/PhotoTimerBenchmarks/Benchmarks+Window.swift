@@ -26,20 +26,24 @@ extension Benchmarks {
       print("window: needs phototimer-gtk built beside the benchmark, Xvfb and xdotool")
       return
     }
-    guard let server = await startXvfb() else {
-      print("window: Xvfb did not start")
+    let server: VirtualDisplay
+    do {
+      server = try await VirtualDisplay()
+    } catch {
+      print("window: \(error)")
       return
     }
-    defer { server.child.terminate() }
     var runs: [WindowRun] = []
     var ffplay: [Double] = []
     for _ in 0..<3 {
-      guard let run = await windowRun(binary, display: server.display) else {
-        print("window: the run failed")
-        return
-      }
+      guard let run = await windowRun(binary, display: server.name) else { break }
       runs.append(run)
-      if let cpu = await ffplayRun(display: server.display) { ffplay.append(cpu) }
+      if let cpu = await ffplayRun(display: server.name) { ffplay.append(cpu) }
+    }
+    await server.stop()
+    guard runs.count == 3 else {
+      print("window: the run failed")
+      return
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     let p50 = runs.map { Sample($0.latencies).median.milliseconds }
@@ -83,27 +87,6 @@ extension Benchmarks {
         + " fps \(fps.map { fixed($0, 1) }), CPU \(cpu.map { fixed($0 * 100, 1) }) %, ffplay "
         + "\(ffplay.map { fixed($0 * 100, 1) }) %, \(ticks.count) ticks, start "
         + "\(startup.map { fixed($0, 0) }) ms; latency counts from before ffmpeg was started)")
-  }
-
-  /// Xvfb on a display it picks.
-  static func startXvfb() async -> (child: ChildProcess, display: String)? {
-    guard
-      let child = try? ChildProcess(command: [
-        "Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset",
-      ])
-    else { return nil }
-    let number = await Task.detached {
-      var text = ""
-      while !text.contains("\n"), let bytes = try? child.output.read(upTo: 16), !bytes.isEmpty {
-        text += String(decoding: bytes, as: UTF8.self)
-      }
-      return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }.value
-    guard Int(number) != nil else {
-      child.terminate()
-      return nil
-    }
-    return (child, ":\(number)")
   }
 
   static func windowRun(_ binary: String, display: String) async -> WindowRun? {
@@ -195,32 +178,11 @@ extension Benchmarks {
   }
 
   /// CPU seconds (user + system) of process `pid`, from /proc (its own threads only).
-  static func processCPU(_ pid: Int32) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return 0 }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
-      return 0
-    }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-  }
+  static func processCPU(_ pid: Int32) -> Double { ProcessEntry(pid: pid)?.cpuSeconds ?? 0 }
 
   /// CPU seconds of `pid`'s children called `name`.
   static func childrenCPU(of pid: Int32, named name: String) -> Double {
-    children(of: pid, named: name).map(processCPU).reduce(0, +)
-  }
-
-  /// The processes whose parent is `pid` and whose name is `name`, from /proc.
-  static func children(of pid: Int32, named name: String) -> [Int32] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-      guard let child = Int32(entry),
-        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-        stat.contains("(\(name))"), let close = stat.lastIndex(of: ")")
-      else { return nil }
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
-    }
+    ProcessTable.children(of: pid, named: name).map(\.cpuSeconds).reduce(0, +)
   }
 
   static func monotonicNanoseconds() -> Int64 {

@@ -80,7 +80,7 @@ final class TmuxPane {
   func pid() async -> Int32? {
     let shell = Int32(
       (try? await tmux(["display", "-p", "-t", "test", "#{pane_pid}"]))?.trimmed ?? "")
-    return shell.flatMap { children(of: $0).first }
+    return shell.flatMap { ProcessTable.children(of: $0).first?.pid }
   }
 
   /// The exit status once the program ended, else `nil`.
@@ -178,10 +178,7 @@ struct PaneCells {
 
 /// ffmpeg processes whose parent is `pid`.
 func ffmpegChildren(of pid: Int32) -> [Int32] {
-  children(of: pid).filter { child in
-    let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
-    return name.trimmed == "ffmpeg"
-  }
+  ProcessTable.children(of: pid, named: "ffmpeg").map(\.pid)
 }
 
 /// Runs `body` on a new pane, then closes it whatever happened.

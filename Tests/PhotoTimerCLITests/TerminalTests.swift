@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerPOSIX
 import Testing
 
 #if canImport(Glibc)
@@ -91,18 +92,6 @@ struct Failure: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Processes whose parent is `pid`.
-func children(of pid: Int32) -> [Int32] {
-  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-  return entries.compactMap { Int32($0) }.filter { candidate in
-    guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return false }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    return fields.count > 1 && Int32(fields[1]) == pid
-  }
-}
-
 @Suite("phototimer in a pseudo-terminal", .serialized, .timeLimit(.minutes(1)))
 struct TerminalTests {
   @Test("Pressing c during the count: exit 130, the terminal as before, no file, no child")
@@ -117,14 +106,14 @@ struct TerminalTests {
     #expect(run.read(until: "space take it now"))
     // The live view switched the terminal to key-at-a-time.
     #expect(run.settings() != before)
-    #expect(children(of: run.process.processIdentifier).isEmpty)
+    #expect(ProcessTable.children(of: run.process.processIdentifier).isEmpty)
     run.press("c")
     let status = run.wait()
     #expect(status == 130, "\(run.text.suffix(400))")
     #expect(run.settings() == before)
     #expect(run.text.hasSuffix("\u{1B}[?25h"))  // the cursor is shown again
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-    #expect(!FileManager.default.fileExists(atPath: "/proc/\(run.process.processIdentifier)"))
+    #expect(!ProcessTable.exists(run.process.processIdentifier))
   }
 
   @Test("Space takes it now: the photo is taken before the count would have ended")

@@ -16,19 +16,13 @@ private let framePeriod = Duration.seconds(1) / 30
 
 /// ffmpeg processes that are children of this test process.
 private func ffmpegChildren() -> [Int32] {
-  let me = getpid()
-  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-  return entries.compactMap { Int32($0) }.filter { pid in
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-    else { return false }
-    let name = stat[stat.index(after: open)..<close]
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    guard name == "ffmpeg", fields.count > 1, Int32(fields[1]) == me else { return false }
-    // NB: only cameras on lavfi sources, as these tests start them: other suites running
-    // alongside start ffmpeg children of their own (the window tests' screenshots).
-    let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-    return command.split(separator: 0).contains { $0 == Data("lavfi".utf8) }
+  // NB: only cameras on lavfi sources, as these tests start them (raw frames to standard
+  // output): other suites running alongside start ffmpeg children of their own (the window
+  // tests' screenshots, the gphoto2 tests' lavfi-made photo files).
+  ProcessTable.children(of: getpid(), named: "ffmpeg").map(\.pid).filter {
+    let command = ProcessTable.commandLine(of: $0)
+    return command.contains("lavfi")
+      && command.suffix(5) == ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
   }
 }
 
@@ -314,7 +308,7 @@ struct FFmpegCameraTests {
         _ = await (first, second)
         #expect(session.child.exit != nil)
         let pid = session.child.pid
-        #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"), "pid \(pid) not reaped")
+        #expect(!ProcessTable.exists(pid), "pid \(pid) not reaped")
       }
     }
     #expect(plan.openDescriptors.isEmpty, "leaked \(plan.openDescriptors)")

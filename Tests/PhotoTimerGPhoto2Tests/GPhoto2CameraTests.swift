@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerGPhoto2
@@ -195,15 +196,8 @@ struct GPhoto2CameraTests {
   }
 
   /// Our children called `sleep`: the stand-in's.
-  private static func sleepingChildren() -> [Int32] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { Int32($0) }.filter { pid in
-      guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-      else { return false }
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      return fields.count > 1 && Int32(fields[1]) == getpid() && stat.contains("(sleep)")
-    }
+  private static func sleepingChildren() -> [ProcessEntry] {
+    ProcessTable.children(of: getpid(), named: "sleep")
   }
 
   @Test("A camera JPEG without exposure tags: the estimate is reported, and says so")

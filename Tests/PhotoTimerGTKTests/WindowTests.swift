@@ -2,39 +2,19 @@ import Foundation
 import PhotoTimerPOSIX
 import Testing
 
-/// An X server of the tests' own: Xvfb on a display it picks itself (`-displayfd`).
+/// An X server of the tests' own, with what the tests do on it.
 final class XServer: Sendable {
-  let display: String
-  private let process: ChildProcess
+  private let server: VirtualDisplay
+  var display: String { server.name }
 
   static let width = 1280
   static let height = 800
 
   init() async throws {
-    process = try ChildProcess(command: [
-      "Xvfb", "-displayfd", "1", "-screen", "0", "\(Self.width)x\(Self.height)x24", "-nolisten",
-      "tcp", "-noreset",
-    ])
-    // NB: Xvfb writes the display's number once it accepts clients: the wait is for that.
-    let process = process
-    let number = await Task.detached {
-      var text = ""
-      while !text.contains("\n"), let bytes = try? process.output.read(upTo: 16), !bytes.isEmpty {
-        text += String(decoding: bytes, as: UTF8.self)
-      }
-      return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }.value
-    guard Int(number) != nil else {
-      _ = try? await process.stop()
-      throw WindowTestError("Xvfb did not start (said '\(number)')")
-    }
-    display = ":\(number)"
+    server = try await VirtualDisplay(width: Self.width, height: Self.height)
   }
 
-  func stop() async {
-    _ = try? await process.stop()
-    process.closePipes()
-  }
+  func stop() async { await server.stop() }
 
   /// The screen as RGB bytes, also saved as `name.png` under `.build/window-screenshots/`
   /// for a person to look at.
@@ -225,15 +205,7 @@ final class RunningWindow: Sendable {
 
 /// The processes whose parent is `pid` and whose name is `name`.
 func children(of pid: Int32, named name: String) -> [Int32] {
-  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-  return entries.compactMap { Int32($0) }.filter { candidate in
-    guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
-      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-    else { return false }
-    let comm = stat[stat.index(after: open)..<close]
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    return comm == name && fields.count > 1 && Int32(fields[1]) == pid
-  }
+  ProcessTable.children(of: pid, named: name).map(\.pid)
 }
 
 /// Runs `body` with a fresh X server and the window on it, and stops both whatever happens.
@@ -394,7 +366,7 @@ struct WindowTests {
       #expect(ffmpeg.count == 1)
       try await server.press("ctrl+q")
       #expect(try await window.exit() == .status(0))
-      for child in ffmpeg { #expect(!FileManager.default.fileExists(atPath: "/proc/\(child)")) }
+      for child in ffmpeg { #expect(!ProcessTable.exists(child)) }
       #expect(window.photos.isEmpty)
     }
   }
@@ -408,7 +380,7 @@ struct WindowTests {
       let ffmpeg = children(of: window.process.pid, named: "ffmpeg")
       _ = window.process.send(SIGTERM)
       #expect(try await window.exit() == .status(143))
-      for child in ffmpeg { #expect(!FileManager.default.fileExists(atPath: "/proc/\(child)")) }
+      for child in ffmpeg { #expect(!ProcessTable.exists(child)) }
       #expect(window.photos.isEmpty)
     }
   }

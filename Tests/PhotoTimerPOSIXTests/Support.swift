@@ -4,9 +4,7 @@ import Testing
 @testable import PhotoTimerPOSIX
 
 /// Whether a process with this pid exists (a zombie counts: it has not been reaped).
-func processExists(_ pid: pid_t) -> Bool {
-  FileManager.default.fileExists(atPath: "/proc/\(pid)")
-}
+func processExists(_ pid: pid_t) -> Bool { ProcessTable.exists(pid) }
 
 /// Runs `body` under a fresh fault plan and checks, after it, that every descriptor opened
 /// under the plan was closed.
