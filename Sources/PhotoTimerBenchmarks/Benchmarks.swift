@@ -60,6 +60,11 @@ struct Benchmarks {
     if CommandLine.arguments.dropFirst().first == "--geocoder" {
       geocoder()
       await firstFix()
+      await gpsdFlood()
+      return
+    }
+    if CommandLine.arguments.dropFirst().first == "--gpsd-flood" {
+      await gpsdFlood()
       return
     }
     print("phototimer \(PhotoTimerVersion.current) benchmarks (release build, ContinuousClock)")
@@ -74,6 +79,7 @@ struct Benchmarks {
     runMemoryFigureInChild()
     geocoder()
     await firstFix()
+    await gpsdFlood()
     await imaging()
     command()
     await shutterLag()
