@@ -43,11 +43,19 @@ public struct LocationTag: Hashable, Sendable, CustomStringConvertible {
     self.note = note
   }
 
+  /// The horizontal error in metres within which a fix counts as precise: 100 m, about a
+  /// street. Location steps wait for such a fix by default; a tag shows its error only when it
+  /// is larger.
+  public static let preciseHorizontalError: Double = 100
+
   /// The place name, followed by the coordinate when there is one and the fix's error when
-  /// it is over 100 m (a generous receiver's: `Paris, France (48.85840, 2.29450) ±137 m`).
+  /// it is over ``preciseHorizontalError`` (a generous receiver's:
+  /// `Paris, France (48.85840, 2.29450) ±137 m`).
   public var description: String {
     guard let coordinate else { return name }
-    let error = horizontalError.flatMap { $0.isFinite && $0 > 100 ? $0 : nil }
+    let error = horizontalError.flatMap {
+      $0.isFinite && $0 > Self.preciseHorizontalError ? $0 : nil
+    }
     return "\(name) (\(coordinate))" + (error.map { " ±\($0.wholeMetres) m" } ?? "")
   }
 }

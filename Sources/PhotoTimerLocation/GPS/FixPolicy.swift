@@ -47,7 +47,8 @@ public struct FixPolicy: Hashable, Sendable {
   ///   - maximumHorizontalError: The error beyond which a fix is refused (default 2 km); at
   ///     least the preferred error.
   public init(
-    maximumAge: Duration = .seconds(10), preferredHorizontalError: Double = 100,
+    maximumAge: Duration = .seconds(10),
+    preferredHorizontalError: Double = LocationTag.preciseHorizontalError,
     maximumHorizontalError: Double = FixPolicy.defaultMaximumHorizontalError
   ) {
     self.maximumAge = maximumAge
