@@ -229,25 +229,39 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     public var margin: Duration?
   }
 
-  /// Streams the live view for up to `duration` (or 10 pictures), then stops it.
+  /// Streams the live view until 10 pictures have come, or `duration` has passed since the
+  /// first one, then stops it.
+  ///
+  /// A camera can take a while to start its live view (and a loaded machine longer): the first
+  /// picture is waited for up to `firstPictureLimit`, and `duration` counts from it.
   ///
   /// - Throws: ``GPhoto2Error`` when the camera gives no live view.
-  public func probeLiveView(for duration: Duration = .seconds(2)) async throws -> LiveViewProbe {
+  public func probeLiveView(
+    for duration: Duration = .seconds(2), firstPictureLimit: Duration = .seconds(10)
+  ) async throws -> LiveViewProbe {
     let view = GPhoto2LiveView(executable: executable, launcher: launcher, clock: clock)
     let session = try await view.open()
     guard let live = view.session else { throw GPhoto2Error.failed("no live view") }
+    let clock = clock
+    // When the first picture came, and whether the tenth has.
+    let progress = Locked<(first: C.Instant?, done: Bool)>((nil, false))
     let frames = Task {
       var last: Frame?
       var count = 0
       while count < 10, let frame = try? await session.nextFrame() {
+        if count == 0 { progress.withLock { $0.first = clock.now } }
         last = frame
         count += 1
       }
+      progress.withLock { $0.done = true }
       return (count, last)
     }
-    let deadline = clock.now.advanced(by: duration)
-    while clock.now < deadline, live.isStreaming {
-      try? await clock.sleep(until: clock.now.advanced(by: .milliseconds(50)), tolerance: nil)
+    let giveUp = clock.now.advanced(by: firstPictureLimit)
+    while live.isStreaming {
+      let (first, done) = progress.withLock { $0 }
+      let now = clock.now
+      if done || now >= (first?.advanced(by: duration) ?? giveUp) { break }
+      try? await clock.sleep(until: now.advanced(by: .milliseconds(50)), tolerance: nil)
       if Task.isCancelled { break }
     }
     frames.cancel()

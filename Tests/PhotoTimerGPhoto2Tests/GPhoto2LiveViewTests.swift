@@ -10,13 +10,14 @@ import Testing
 /// A stand-in DSLR that behaves like one over USB: `--capture-movie --stdout` streams a
 /// motion JPEG (one colour, 25 pictures a second) and holds the device while it runs; a
 /// capture while the device is held fails as gphoto2 does ("Could not claim the USB
-/// device"), else it hands over the camera's JPEG.
+/// device"), else it hands over the camera's JPEG. `liveViewDelay` seconds pass before the
+/// first picture, as with a camera that takes its time to raise its mirror.
 private struct StandInDSLR {
   let folder: URL
   var script: URL { folder.appendingPathComponent("gphoto2.sh") }
   var held: URL { folder.appendingPathComponent("device-held") }
 
-  init() throws {
+  init(liveViewDelay: Double = 0) throws {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-dslr-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,8 +38,10 @@ private struct StandInDSLR {
     case "$1" in
       --auto-detect) printf 'Model                          Port\\n----------\\nCanon EOS 80D                  usb:001,005\\n' ;;
       --capture-movie)
-        trap 'rm -f "\(dir)/device-held"; exit 0' TERM
+        trap 'kill $! 2>/dev/null; rm -f "\(dir)/device-held"; exit 0' TERM
         touch "\(dir)/device-held"
+        # NB: in the background and waited for, so SIGTERM is handled at once, not after it.
+        sleep \(liveViewDelay) & wait $!
         while :; do cat "\(dir)/live.jpg"; sleep 0.04; done ;;
       --capture-image-and-download)
         if [ -e "\(dir)/device-held" ]; then
@@ -145,6 +148,27 @@ struct GPhoto2LiveViewTests {
     let probe = try await dslr.camera(store: nil).probeLiveView(for: .milliseconds(600))
     #expect(probe.frames > 0 && probe.width == 64 && probe.height == 48)
     #expect(probe.margin != nil)
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
+  }
+
+  @Test("doctor's probe waits for a live view slow to start, and looks from its first picture")
+  func probeSlowStart() async throws {
+    let dslr = try StandInDSLR(liveViewDelay: 1)
+    defer { dslr.remove() }
+    // NB: a look shorter than the start: counted from the start, it would see nothing.
+    let probe = try await dslr.camera(store: nil).probeLiveView(for: .milliseconds(300))
+    #expect(probe.frames > 0 && probe.width == 64 && probe.height == 48)
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
+  }
+
+  @Test("A camera that never starts its live view: the probe gives up after its limit")
+  func probeNeverStarts() async throws {
+    let dslr = try StandInDSLR(liveViewDelay: 30)
+    defer { dslr.remove() }
+    await #expect(throws: GPhoto2Error.self) {
+      _ = try await dslr.camera(store: nil).probeLiveView(
+        for: .milliseconds(300), firstPictureLimit: .milliseconds(500))
+    }
     #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
   }
 
