@@ -60,7 +60,6 @@ struct Benchmarks {
     if CommandLine.arguments.dropFirst().first == "--geocoder" {
       geocoder()
       await firstFix()
-      await gpsdFlood()
       return
     }
     if CommandLine.arguments.dropFirst().first == "--gpsd-flood" {
