@@ -100,10 +100,15 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
       if error.call == "posix_spawn", error.errno == .noSuchFile { throw GPhoto2Error.notInstalled }
       throw error
     }
-    let reader = ReaderThread(name: "phototimer.gphoto2.live") { [self] in
-      read(child, wake: wake)
+    // NB: the movie is recorded under the lock the reader takes when the stream ends: else a
+    // reader whose gphoto2 failed at once could look before the movie was recorded, take it
+    // for a paused one, and drop the failure (the wait for a picture would never end).
+    state.withLock { state in
+      let reader = ReaderThread(name: "phototimer.gphoto2.live") { [self] in
+        read(child, wake: wake)
+      }
+      state.movie = Movie(child: child, wake: wake, reader: reader)
     }
-    state.withLock { $0.movie = Movie(child: child, wake: wake, reader: reader) }
   }
 
   /// Stops streaming and waits until gphoto2 has been reaped, so the camera is free for a

@@ -172,6 +172,28 @@ struct GPhoto2LiveViewTests {
     #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
   }
 
+  @Test("A live view that fails at once, 200 times: its failure always reaches the reader")
+  func failsAtOnceRepeatedly() async throws {
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-nolive-\(UUID().uuidString).sh")
+    try "echo \"*** Error (-6: 'Unsupported operation') ***\" >&2; exit 1\n".write(
+      to: script, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: script) }
+    // NB: the stream's reader could see gphoto2 end before the stream had recorded it, take
+    // it for a paused stream and drop the failure: the wait then never ended (make stress).
+    for attempt in 1...200 {
+      let camera = LiveCamera(
+        GPhoto2LiveView(executable: script.path, launcher: ["/bin/sh"], clock: ContinuousClock()))
+      try await camera.start()
+      var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8))
+        .makeAsyncIterator()
+      await #expect(throws: GPhoto2Error.self, "attempt \(attempt)") {
+        _ = try await previews.next()
+      }
+      await camera.close()
+    }
+  }
+
   @Test("A camera without a live view: the stream fails with gphoto2's words")
   func noLiveView() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
