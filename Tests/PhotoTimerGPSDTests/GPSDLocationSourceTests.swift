@@ -106,7 +106,8 @@ struct GPSDLocationSourceTests {
     let source = GPSDLocationSource(
       endpoint: GPSDEndpoint(host: "127.0.0.1", port: port),
       policy: FixPolicy(maximumAge: .milliseconds(1)), clock: ContinuousClock())
-    _ = try await source.locate()
+    // NB: bounded, as in the tests above: a gpsd that never reports fails with its reason.
+    _ = try await source.locate(within: .seconds(60))
     paris.stop()
     // The receiver loses its fix: a second gpsd on the same port, with no fix to give.
     let noFix = try GPSFake(log: "no-fix", port: port)
