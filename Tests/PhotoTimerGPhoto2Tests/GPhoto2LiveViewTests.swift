@@ -172,41 +172,47 @@ struct GPhoto2LiveViewTests {
     #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
   }
 
-  @Test("A live view that fails at once, 200 times: its failure always reaches the reader")
-  func failsAtOnceRepeatedly() async throws {
+  /// A stand-in gphoto2 for a camera without a live view: it says so on stderr and exits 1.
+  private func withoutLiveView(_ body: (LiveCamera) async throws -> Void) async throws {
     let script = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-nolive-\(UUID().uuidString).sh")
     try "echo \"*** Error (-6: 'Unsupported operation') ***\" >&2; exit 1\n".write(
       to: script, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: script) }
+    let camera = LiveCamera(
+      GPhoto2LiveView(executable: script.path, launcher: ["/bin/sh"], clock: ContinuousClock()))
+    try await camera.start()
+    do {
+      try await body(camera)
+    } catch {
+      await camera.close()
+      throw error
+    }
+    await camera.close()
+  }
+
+  @Test("A live view that fails at once, 200 times: its failure always reaches the reader")
+  func failsAtOnceRepeatedly() async throws {
     // NB: the stream's reader could see gphoto2 end before the stream had recorded it, take
     // it for a paused stream and drop the failure: the wait then never ended (make stress).
     for attempt in 1...200 {
-      let camera = LiveCamera(
-        GPhoto2LiveView(executable: script.path, launcher: ["/bin/sh"], clock: ContinuousClock()))
-      try await camera.start()
-      var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8))
-        .makeAsyncIterator()
-      await #expect(throws: GPhoto2Error.self, "attempt \(attempt)") {
-        _ = try await previews.next()
+      try await withoutLiveView { camera in
+        var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8))
+          .makeAsyncIterator()
+        await #expect(throws: GPhoto2Error.self, "attempt \(attempt)") {
+          _ = try await previews.next()
+        }
       }
-      await camera.close()
     }
   }
 
   @Test("A camera without a live view: the stream fails with gphoto2's words")
   func noLiveView() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "phototimer-nolive-\(UUID().uuidString).sh")
-    try "echo \"*** Error (-6: 'Unsupported operation') ***\" >&2; exit 1\n".write(
-      to: folder, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let camera = LiveCamera(
-      GPhoto2LiveView(executable: folder.path, launcher: ["/bin/sh"], clock: ContinuousClock()))
-    try await camera.start()
-    var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8)).makeAsyncIterator()
-    await #expect(throws: GPhoto2Error.self) { _ = try await previews.next() }
-    #expect(camera.isFailed)
-    await camera.close()
+    try await withoutLiveView { camera in
+      var previews = camera.previews(fitting: PreviewSize(width: 8, height: 8))
+        .makeAsyncIterator()
+      await #expect(throws: GPhoto2Error.self) { _ = try await previews.next() }
+      #expect(camera.isFailed)
+    }
   }
 }
