@@ -125,7 +125,8 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-O"])]),
     // Against real gpsd, started by the tests through gpsfake (package gpsd-clients).
     .testTarget(
-      name: "PhotoTimerGPSDTests", dependencies: ["PhotoTimerGPSD", "PhotoTimerLocation"],
+      name: "PhotoTimerGPSDTests",
+      dependencies: ["PhotoTimerGPSD", "PhotoTimerLocation", "PhotoTimerPOSIX"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "PhotoTimerImagingTests", dependencies: ["PhotoTimerImaging", "PhotoTimerTesting"],

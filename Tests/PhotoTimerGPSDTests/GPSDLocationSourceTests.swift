@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerGPSD
 import PhotoTimerLocation
+import PhotoTimerPOSIX
 import Testing
 
 /// Against real gpsd fed by gpsfake. Serialized: each test starts its own gpsd, and the

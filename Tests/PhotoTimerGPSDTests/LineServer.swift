@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerPOSIX
 
 #if canImport(Glibc)
   import Glibc
@@ -25,7 +26,7 @@ final class LineServer: @unchecked Sendable {
         bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
       }
     }
-    guard listening, listen(listener, 1) == 0 else { throw GPSFake.Failure("listen failed") }
+    guard listening, listen(listener, 1) == 0 else { throw GPSFakeError("listen failed") }
     port = UInt16(bigEndian: address.sin_port)
     Thread {
       let client = accept(listener, nil, nil)

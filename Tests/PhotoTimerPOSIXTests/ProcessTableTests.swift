@@ -49,6 +49,40 @@ struct ProcessTableTests {
     _ = try await child.stop(grace: .seconds(1))
     child.closePipes()
   }
+
+  @Test("A /proc file longer than a page is read whole: 60 listening sockets in /proc/net/tcp")
+  func readsWhole() throws {
+    var listeners: [Int32] = []
+    defer { for fd in listeners { close(fd) } }
+    var ports: Set<UInt16> = []
+    for _ in 0..<60 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      try #require(fd >= 0)
+      listeners.append(fd)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+      }
+      try #require(bound && listen(fd, 1) == 0)
+      ports.insert(UInt16(bigEndian: address.sin_port))
+    }
+    let table = String(
+      decoding: try #require(ProcessTable.contents(of: "/proc/net/tcp")), as: UTF8.self)
+    #expect(table.utf8.count > 4_096)
+    let listed = Set(
+      table.split(separator: "\n").dropFirst().compactMap { line in
+        line.split(separator: " ").dropFirst().first?.split(separator: ":").last.flatMap {
+          UInt16($0, radix: 16)
+        }
+      })
+    #expect(ports.isSubset(of: listed), "missing: \(ports.subtracting(listed).sorted())")
+    #expect(ProcessTable.contents(of: "/proc/no-such-file") == nil)
+  }
 }
 
 /// Waits until process `pid` shows its new program. NB: posix_spawn returns once the kernel

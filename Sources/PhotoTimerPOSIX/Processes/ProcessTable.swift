@@ -19,10 +19,8 @@ package struct ProcessEntry: Hashable, Sendable {
 
   /// Reads the entry of process `pid`, or `nil` when there is none (or it is not readable).
   package init?(pid: Int32) {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
-      return nil
-    }
-    self.init(pid: pid, stat: stat)
+    guard let stat = ProcessTable.contents(of: "/proc/\(pid)/stat") else { return nil }
+    self.init(pid: pid, stat: String(decoding: stat, as: UTF8.self))
   }
 
   /// Parses one `stat` line. The name sits between the first `(` and the *last* `)`: it may
@@ -59,12 +57,34 @@ package enum ProcessTable {
 
   /// The arguments process `pid` was started with, its program first; empty when it is gone.
   package static func commandLine(of pid: Int32) -> [String] {
-    guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
-      return []
-    }
+    guard let data = contents(of: "/proc/\(pid)/cmdline") else { return [] }
     return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
       String(decoding: $0, as: UTF8.self)
     }
+  }
+
+  /// The whole of a `/proc` file (or any other), read to its end; `nil` when it cannot be
+  /// opened.
+  ///
+  /// NB: not `String(contentsOfFile:)` nor `FileManager.contents(atPath:)`: a `/proc` file says
+  /// its size is 0, and Foundation then reads one page of it. `/proc/net/tcp` came back cut
+  /// after 26 sockets, and the gpsd tests, counting their sockets in it, missed theirs.
+  ///
+  /// NB: plain `open` and `read`, not the ``SystemCall`` funnel: looking at the process table
+  /// must not use up the failures a test's ``FaultPlan`` planned for the code under test.
+  package static func contents(of path: String) -> [UInt8]? {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { Glibc.close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes += chunk[..<count]
+    }
+    return bytes
   }
 
   /// Whether process `pid` exists; a zombie counts, as it has not been reaped.
