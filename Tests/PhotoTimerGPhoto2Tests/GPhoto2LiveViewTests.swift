@@ -104,24 +104,30 @@ struct GPhoto2LiveViewTests {
     let store = PhotoStore(folder: dslr.folder)
     // NB: the run's clock is a test clock: the stop before zero happens when the test says.
     let clock = TestClock()
+    // NB: the margin is a real stop's time, measured. A stop as long as the count is due at
+    // once, so there is no sleeper to wait for: with a 1 s count and both cores busy, make
+    // stress saw this test wait for ever (a stand-in whose stop outlasts a 0.5 s count does
+    // the same). A 10 s count keeps the stop ahead of zero; a longer stop fails, not hangs.
+    let countdown = Duration.seconds(10)
     let services = dslr.camera(store: store, clock: clock).services(
-      location: .disabled(reason: "off"), liveView: camera, view: view, countdown: .seconds(1))
+      location: .disabled(reason: "off"), liveView: camera, view: view, countdown: countdown)
     for shot in 1...2 {
       let session = try #require(view.session)
       let margin = session.margin ?? .milliseconds(500)
+      try #require(margin < countdown, "a stop took \(margin)")
       let start = clock.now
       let settings = try await services.camera.prepare()
       #expect(settings.iso > 0)
       // The stop is timed a stop's length before zero: at that instant it begins, and the
       // device is free before zero.
       await clock.waitForSleepers(1)
-      #expect(clock.deadlines == [start.offset + .seconds(1) - margin], "shot \(shot)")
-      clock.advance(to: start.advanced(by: .seconds(1) - margin))
+      #expect(clock.deadlines == [start.offset + countdown - margin], "shot \(shot)")
+      clock.advance(to: start.advanced(by: countdown - margin))
       while session.isStreaming { await Task.yield() }
-      #expect(clock.now < start.advanced(by: .seconds(1)))
-      clock.advance(to: start.advanced(by: .seconds(1)))
+      #expect(clock.now < start.advanced(by: countdown))
+      clock.advance(to: start.advanced(by: countdown))
       let request = CaptureRequest(
-        settings: settings, location: nil, filter: .natural, shutterOffset: .seconds(1))
+        settings: settings, location: nil, filter: .natural, shutterOffset: countdown)
       let shotResult = try await services.camera.shoot(request)
       let file = try #require(shotResult.file)
       #expect(FileManager.default.fileExists(atPath: file.path), "shot \(shot)")
