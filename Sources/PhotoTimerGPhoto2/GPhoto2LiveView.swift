@@ -149,12 +149,21 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
     var splitter = MJPEGSplitter()
     var errors = ""
     var errorsOpen = true
+    var unreadable: SystemCallError?
     while true {
       var requests: [(FileDescriptor, PollEvents)] = [
         (wake.descriptor, .readable), (child.output, .readable),
       ]
       if errorsOpen { requests.append((child.errors, .readable)) }
-      guard let ready = try? Poll.wait(requests, timeout: nil), ready[0].isEmpty else { return }
+      let ready: [PollEvents]
+      do {
+        ready = try Poll.wait(requests, timeout: nil)
+      } catch {
+        unreadable = error
+        break
+      }
+      // Woken: paused for a shot, or closed.
+      guard ready[0].isEmpty else { return }
       if errorsOpen, !ready[2].isEmpty {
         if let bytes = try? child.errors.read(upTo: 4096), !bytes.isEmpty {
           errors = String((errors + String(decoding: bytes, as: UTF8.self)).suffix(2000))
@@ -174,17 +183,31 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
         }
       }
     }
-    // The stream ended without being paused: the camera gives no live view, or went away.
-    let exit = child.waitBlocking(timeout: .seconds(2))
-    if errorsOpen, let rest = try? child.errors.read(upTo: 4096) {
+    // The stream ended without being paused: the camera gives no live view, went away, or
+    // its stream could not be read.
+    var exit = unreadable == nil ? child.waitBlocking(timeout: .seconds(2)) : nil
+    if exit == nil {
+      // NB: still running (its stream unreadable, or its output closed early): stopped, so
+      // that the device is free and what it said has an end.
+      child.terminate(grace: .seconds(1))
+      exit = child.waitBlocking(timeout: nil)
+    }
+    // NB: bounded: a process it left behind may hold the pipe open.
+    if errorsOpen, let ready = try? Poll.wait([(child.errors, .readable)], timeout: .seconds(1)),
+      !ready[0].isEmpty, let rest = try? child.errors.read(upTo: 4096)
+    {
       errors += String(decoding: rest, as: UTF8.self)
     }
     let paused = state.withLock { $0.movie?.child !== child }
     guard !paused else { return }
     let error: GPhoto2Error =
-      errors.isEmpty
-      ? .failed("the live view ended (\((try? exit?.get())?.description ?? "still running"))")
-      : .from(output: errors)
+      if let unreadable {
+        .failed("the live view could not be read (\(unreadable))")
+      } else if errors.isEmpty {
+        .failed("the live view ended (\((try? exit?.get())?.description ?? "still running"))")
+      } else {
+        .from(output: errors)
+      }
     frames.fail(error)
   }
 

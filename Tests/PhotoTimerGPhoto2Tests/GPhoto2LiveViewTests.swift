@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerPOSIX
 import PhotoTimerTesting
 import Testing
 
@@ -210,6 +211,24 @@ struct GPhoto2LiveViewTests {
         }
       }
     }
+  }
+
+  @Test("A live view that cannot be read: the stream fails with the reason, gphoto2 is stopped")
+  func unreadable() async throws {
+    let dslr = try StandInDSLR()
+    defer { dslr.remove() }
+    let plan = FaultPlan()
+    // NB: the reader's wait for the stream is the first poll under the plan.
+    plan.fail("poll", with: .ioError)
+    let session = try await FaultPlan.$current.withValue(plan) { try await dslr.view().open() }
+    let error = await #expect(throws: GPhoto2Error.self) { _ = try await session.nextFrame() }
+    #expect(
+      error?.description.contains("could not be read") == true, "\(String(describing: error))")
+    #expect(plan.injected == ["poll"])
+    // Stopped and reaped: the device is free (the stand-in lets go of it on SIGTERM).
+    #expect(plan.children.values.allSatisfy { $0 != nil }, "\(plan.children)")
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
+    await session.close()
   }
 
   @Test("A camera without a live view: the stream fails with gphoto2's words")
