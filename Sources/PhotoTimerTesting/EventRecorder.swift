@@ -9,6 +9,7 @@ import PhotoTimer
 /// ```
 public final class EventRecorder: Sendable {
   private struct Waiter {
+    var id: UInt64
     var count: Int
     var continuation: CheckedContinuation<[PhotoTimerEvent], Never>
   }
@@ -16,6 +17,7 @@ public final class EventRecorder: Sendable {
   private struct State {
     var events: [PhotoTimerEvent] = []
     var waiters: [Waiter] = []
+    var nextID: UInt64 = 0
   }
 
   // NB: all mutable state lives behind this lock; continuations are resumed outside it.
@@ -44,19 +46,36 @@ public final class EventRecorder: Sendable {
   /// The kinds of every event recorded so far, in order.
   public var kinds: [PhotoTimerEvent.Kind] { events.map(\.kind) }
 
-  /// Waits until at least `count` events have been recorded.
+  /// Waits until at least `count` events have been recorded, or until the task is cancelled
+  /// (a test's time limit): a run that stops short then fails the test, not the whole run.
   ///
   /// - Parameter count: The number of events to wait for.
-  /// - Returns: Every event recorded by then.
+  /// - Returns: Every event recorded by then (fewer than `count` only when cancelled).
   @discardableResult
   public func waitForEvents(_ count: Int) async -> [PhotoTimerEvent] {
-    await withCheckedContinuation { continuation in
-      let ready: [PhotoTimerEvent]? = state.withLock { state in
-        if state.events.count >= count { return state.events }
-        state.waiters.append(Waiter(count: count, continuation: continuation))
-        return nil
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready: [PhotoTimerEvent]? = state.withLock { state in
+          // NB: checked under the lock that `onCancel` takes: a cancel either finds this
+          // waiter or is seen here.
+          if state.events.count >= count || Task.isCancelled { return state.events }
+          state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
       }
-      if let ready { continuation.resume(returning: ready) }
+    } onCancel: {
+      let (waiter, events) = state.withLock { state -> (Waiter?, [PhotoTimerEvent]) in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+          return (nil, [])
+        }
+        return (state.waiters.remove(at: index), state.events)
+      }
+      waiter?.continuation.resume(returning: events)
     }
   }
 }

@@ -54,6 +54,7 @@ public final class TestClock: Clock, Sendable {
   }
 
   private struct Waiter {
+    var id: UInt64
     var count: Int
     var continuation: CheckedContinuation<Void, Never>
   }
@@ -168,17 +169,32 @@ public final class TestClock: Clock, Sendable {
   /// Waits until at least `count` tasks are asleep on this clock.
   ///
   /// This is how a test knows the code under test has reached its sleeps, without a real
-  /// sleep: it resumes exactly when the `count`-th sleeper registers.
+  /// sleep: it resumes exactly when the `count`-th sleeper registers. It also returns when
+  /// the task is cancelled (a test's time limit), so that a sleeper that never comes fails
+  /// the test instead of holding up the whole run.
   ///
   /// - Parameter count: The number of sleepers to wait for.
   public func waitForSleepers(_ count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state -> Bool in
-        if state.sleepers.count >= count { return true }
-        state.waiters.append(Waiter(count: count, continuation: continuation))
-        return false
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let ready = state.withLock { state -> Bool in
+          // NB: checked under the lock that `onCancel` takes, as in `sleep(until:)`.
+          if state.sleepers.count >= count || Task.isCancelled { return true }
+          state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+          return false
+        }
+        if ready { continuation.resume() }
       }
-      if ready { continuation.resume() }
+    } onCancel: {
+      let waiter = state.withLock { state -> Waiter? in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume()
     }
   }
 }

@@ -29,6 +29,26 @@ struct TestClockTests {
     #expect(clock.now == .init(offset: ms(300)))
   }
 
+  @Test("A wait for sleepers (or events) that never come ends when its task is cancelled")
+  func waitsEndOnCancel() async {
+    // NB: so that a test's time limit ends it: a sleeper that never comes fails that test,
+    // instead of holding up the whole run (make stress saw a run wait for ever).
+    let clock = TestClock()
+    let sleepers = Task { await clock.waitForSleepers(1) }
+    sleepers.cancel()
+    await sleepers.value
+    let recorder = EventRecorder()
+    let events = Task { await recorder.waitForEvents(1) }
+    events.cancel()
+    #expect(await events.value.isEmpty)
+    // Neither leaves a waiter behind: a later sleeper or event wakes only the new waits.
+    let later = Task { await clock.waitForSleepers(1) }
+    let sleeper = Task { try? await clock.sleep(until: .init(offset: .seconds(1))) }
+    await later.value
+    clock.advance(to: .seconds(1))
+    await sleeper.value
+  }
+
   @Test("Cancelling a sleeper removes it and throws CancellationError")
   func cancellation() async throws {
     let clock = TestClock()
