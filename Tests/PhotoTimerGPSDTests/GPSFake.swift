@@ -7,15 +7,11 @@ import PhotoTimerPOSIX
 
 extension GPSFake {
   /// gpsfake replaying the fixture `log` (its name without `.nmea`), ready once gpsd lists it.
-  convenience init(
-    log: String, cycle: Double = 0.1, once: Bool = false, port: UInt16? = nil
-  )
-    throws
-  {
+  convenience init(log: String, cycle: Double = 0.1, port: UInt16? = nil) throws {
     guard
       let url = Bundle.module.url(forResource: log, withExtension: "nmea", subdirectory: "Fixtures")
     else { throw GPSFakeError("no fixture \(log).nmea") }
-    try self.init(replaying: url.path, cycle: cycle, once: once, port: port)
+    try self.init(replaying: url.path, cycle: cycle, port: port)
   }
 }
 

@@ -8,9 +8,11 @@ import PhotoTimer
 /// Real gpsd, fed an NMEA log by `gpsfake` (package gpsd-clients) on a loopback port: for the
 /// gpsd tests and the gpsd benchmark.
 ///
-/// It is ready when gpsd lists the log's device, not merely when its port accepts: gpsfake
-/// adds the device through gpsd's control socket after gpsd has started, and when that fails
-/// gpsfake says nothing and gpsd serves with no receiver, for ever.
+/// It is ready when gpsfake has added the log's device to gpsd and gpsd lists it. gpsfake
+/// adds the device through gpsd's control socket and, when that fails, says nothing: gpsd
+/// then serves with no receiver, for ever. So the start waits for gpsfake's line that the
+/// log's first cycle begins (written once the add has been answered), then asks gpsd for its
+/// devices once; a start without the device is stopped and made again.
 ///
 /// NB: each gpsfake gets a fresh folder of its own as `TMPDIR`. gpsfake names gpsd's control
 /// socket `$TMPDIR/gpsfake-<its pid>.sock`, and a killed gpsd leaves that file behind; when a
@@ -20,30 +22,29 @@ import PhotoTimer
 package final class GPSFake: Sendable {
   /// The port gpsd serves on.
   package let port: UInt16
-  /// What gpsfake and its gpsd wrote to their standard output and error so far.
-  package var log: String {
-    (try? String(contentsOfFile: folder + "/gpsfake.log", encoding: .utf8)) ?? ""
-  }
   /// gpsfake's own `TMPDIR`, where gpsd's control socket is: removed by ``stop()``.
   package let folder: String
+  /// What gpsfake and its gpsd have written so far (both streams).
+  package var log: String { said.withLock { $0 } }
   private let process: ChildProcess
   private let gpsd: Int32?
+  private let said: Locked<String>
   private let stopped = Locked(false)
 
-  /// Starts gpsfake replaying `log` and returns once gpsd lists its device.
+  /// Starts gpsfake replaying `log`, the log repeating, and returns once gpsd lists its device.
   ///
-  /// A start whose gpsd has no device after 10 s is stopped and made again, up to three times.
+  /// A start whose gpsd has no device is stopped and made again, up to three times.
   ///
   /// - Parameters:
   ///   - log: The NMEA log's path.
   ///   - cycle: Seconds between epochs.
-  ///   - once: Replay the log once, then end (gpsd then closes its clients' connections);
-  ///     otherwise the log repeats.
   ///   - port: The port to serve on, e.g. one a previous gpsd served on; by default a free one.
   /// - Throws: ``GPSFakeError`` when gpsd does not start, or never lists the device.
   package init(
-    replaying log: String, cycle: Double = 0.1, once: Bool = false, port: UInt16? = nil
-  ) throws(GPSFakeError) {
+    replaying log: String, cycle: Double = 0.1, port: UInt16? = nil
+  )
+    throws(GPSFakeError)
+  {
     let chosen: UInt16
     if let port { chosen = port } else { chosen = try Self.freePort() }
     let port = chosen
@@ -52,89 +53,100 @@ package final class GPSFake: Sendable {
       let folder = try Self.makeFolder()
       let process: ChildProcess
       do {
-        process = try ChildProcess(
-          command: [
-            "python3", "-c", Self.shim, folder, "-q", "-c", String(cycle), "-P", String(port),
-          ] + (once ? ["-1"] : []) + [log])
+        process = try ChildProcess(command: [
+          "python3", "-c", Self.shim, folder, "-c", String(cycle), "-P", String(port), log,
+        ])
       } catch {
         try? FileManager.default.removeItem(atPath: folder)
         throw GPSFakeError("could not start gpsfake: \(error)")
       }
-      // NB: the shim sends both streams to the folder's log; our pipes stay unread.
-      process.closePipes()
-      let reason = Self.waitUntilReady(port: port, process: process)
+      // NB: the shim sends gpsfake's standard output to its standard error: one pipe to read.
+      process.output.closeQuietly()
+      let (reason, said) = Self.waitForFirstCycle(of: process, port: port)
       let gpsd = ProcessTable.children(of: process.pid, named: "gpsd").first?.pid
+      // NB: read to its end from now on, or gpsfake would block on a full pipe.
+      let log = Locked(said)
+      let errors = process.errors
+      _ = ReaderThread(name: "phototimer.gpsfake \(port)") {
+        while let bytes = try? errors.read(upTo: 4096), !bytes.isEmpty {
+          log.withLock { $0 = String(($0 + String(decoding: bytes, as: UTF8.self)).suffix(8192)) }
+        }
+        errors.closeQuietly()
+      }
       guard let reason else {
         self.port = port
         self.process = process
         self.folder = folder
         self.gpsd = gpsd
+        self.said = log
         return
       }
-      let said = (try? String(contentsOfFile: folder + "/gpsfake.log", encoding: .utf8)) ?? ""
       reasons.append(reason + (said.isEmpty ? "" : " (it said: \(said.suffix(300)))"))
-      Self.stop(process, gpsd: gpsd, port: port, folder: folder)
+      Self.stop(process, gpsd: gpsd, folder: folder)
     }
     throw GPSFakeError(
       "gpsfake on port \(port) did not start: " + reasons.joined(separator: "; "))
   }
 
-  /// Stops gpsfake and its gpsd, waits until the port is closed and removes the folder.
-  /// Safe to call more than once.
+  /// Stops gpsfake and its gpsd and removes the folder; on return the port is closed. Safe
+  /// to call more than once.
   package func stop() {
     let first = stopped.withLock { done in
       defer { done = true }
       return !done
     }
     guard first else { return }
-    Self.stop(process, gpsd: gpsd, port: port, folder: folder)
+    Self.stop(process, gpsd: gpsd, folder: folder)
   }
 
   deinit { stop() }
 
-  /// gpsfake's start: its `TMPDIR` is the folder (the first argument), its output goes to the
-  /// folder's log, then it is exec'd with the remaining arguments.
+  /// gpsfake's start: its `TMPDIR` is the folder (the first argument), its standard output
+  /// goes where its errors go, then it is exec'd with the remaining arguments.
   private static let shim = """
     import os, sys
-    folder = sys.argv[1]
-    os.environ['TMPDIR'] = folder
-    log = os.open(os.path.join(folder, 'gpsfake.log'), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    os.dup2(log, 1); os.dup2(log, 2); os.close(log)
+    os.environ['TMPDIR'] = sys.argv[1]
+    os.dup2(2, 1)
     os.execv('/usr/bin/gpsfake', ['gpsfake'] + sys.argv[2:])
     """
 
-  /// Waits until gpsd accepts on `port` and lists a device; the reason when it does not.
-  private static func waitUntilReady(port: UInt16, process: ChildProcess) -> String? {
-    // NB: waiting for another process is an integration test's only real wait; each is
-    // bounded and polls the condition itself, it does not guess a duration.
-    let accepting = ContinuousClock.now + .seconds(15)
-    while !canConnect(port) {
-      if let exit = process.exit { return "gpsfake ended (\(exit))" }
-      if ContinuousClock.now > accepting { return "gpsd did not accept within 15 s" }
-      usleep(20_000)
+  /// Reads gpsfake's words until its first log cycle begins (it has added the device to gpsd
+  /// by then, and gpsd has answered), then asks gpsd for its devices once.
+  ///
+  /// - Returns: Why it is not ready (`nil` when it is), and what it said.
+  private static func waitForFirstCycle(
+    of process: ChildProcess, port: UInt16
+  ) -> (reason: String?, said: String) {
+    var said = ""
+    // NB: a bound, not a guess: the line comes within a second on an idle machine.
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !said.contains("log cycle of ") {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return ("no first log cycle within 20 s", said) }
+      guard let ready = try? Poll.wait([(process.errors, .readable)], timeout: left) else {
+        return ("its output could not be read", said)
+      }
+      guard !ready[0].isEmpty else { continue }
+      guard let bytes = try? process.errors.read(upTo: 4096), !bytes.isEmpty else {
+        return ("gpsfake ended", said)
+      }
+      said += String(decoding: bytes, as: UTF8.self)
     }
-    let listing = ContinuousClock.now + .seconds(10)
-    while !listsDevice(port) {
-      if let exit = process.exit { return "gpsfake ended (\(exit))" }
-      if ContinuousClock.now > listing { return "gpsd listed no device within 10 s" }
-      usleep(50_000)
-    }
-    return nil
+    return (listsDevice(port) ? nil : "gpsd listed no device", said)
   }
 
-  private static func stop(_ process: ChildProcess, gpsd: Int32?, port: UInt16, folder: String) {
-    // NB: gpsfake ignores SIGTERM; on SIGINT it stops its gpsd and ends, but not always at
-    // once (it waits on its clients): a bounded wait, then SIGKILL for it and for its gpsd.
+  private static func stop(_ process: ChildProcess, gpsd: Int32?, folder: String) {
+    // NB: gpsfake ignores SIGTERM; on SIGINT it stops its gpsd, waits until gpsd has ended
+    // (so the port is closed) and ends, but not always at once (it waits on its clients).
+    // Then its gpsd is killed, which ends gpsfake too ("daemon died"), and last gpsfake.
     process.send(SIGINT)
     if process.waitBlocking(timeout: .seconds(2)) == nil {
-      process.send(SIGKILL)
-      _ = process.waitBlocking(timeout: nil)
+      if let gpsd, ProcessEntry(pid: gpsd)?.parent == process.pid { kill(gpsd, SIGKILL) }
+      if process.waitBlocking(timeout: .seconds(2)) == nil {
+        process.send(SIGKILL)
+        _ = process.waitBlocking(timeout: nil)
+      }
     }
-    if let gpsd, ProcessTable.commandLine(of: gpsd).contains(String(port)) {
-      kill(gpsd, SIGKILL)
-    }
-    let closing = ContinuousClock.now + .seconds(10)
-    while canConnect(port), ContinuousClock.now < closing { usleep(10_000) }
     try? FileManager.default.removeItem(atPath: folder)
   }
 
@@ -175,28 +187,33 @@ package final class GPSFake: Sendable {
     }
   }
 
-  /// Whether gpsd on the loopback port answers `?DEVICES;` with at least one device (within 1 s).
+  /// Whether gpsd on the loopback port answers `?DEVICES;` with at least one device (within 5 s).
   package static func listsDevice(_ port: UInt16) -> Bool {
     guard let wake = try? WakePipe() else { return false }
     defer { wake.close() }
     guard
       let socket = try? FileDescriptor.connectTCP(
-        host: "127.0.0.1", port: Int(port), timeout: .seconds(1), wake: wake)
+        host: "127.0.0.1", port: Int(port), timeout: .seconds(5), wake: wake)
     else { return false }
     defer { socket.closeQuietly() }
     guard (try? socket.send(Array("?DEVICES;\n".utf8))) != nil else { return false }
-    var text = ""
-    let deadline = ContinuousClock.now + .seconds(1)
-    while ContinuousClock.now < deadline {
-      let ready = try? Poll.wait([(socket, .readable)], timeout: .milliseconds(100))
+    var received: [UInt8] = []
+    let deadline = ContinuousClock.now + .seconds(5)
+    while true {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return false }
+      let ready = try? Poll.wait([(socket, .readable)], timeout: left)
       guard let ready, !ready[0].isEmpty else { continue }
       guard let bytes = try? socket.receive(upTo: 4096), !bytes.isEmpty else { return false }
-      text += String(decoding: bytes, as: UTF8.self)
-      for line in text.split(separator: "\n") where line.contains(#""class":"DEVICES""#) {
-        return line.contains(#""path":"#)
+      received += bytes
+      // NB: whole lines only (a read may end inside the answer), split on the byte: gpsd ends
+      // its lines with CR LF, which Swift counts as one Character, not as "\n".
+      let lines = received.split(separator: 10, omittingEmptySubsequences: false).dropLast()
+        .map { String(decoding: $0, as: UTF8.self) }
+      if let answer = lines.first(where: { $0.contains(#""class":"DEVICES""#) }) {
+        return answer.contains(#""path":"#)
       }
     }
-    return false
   }
 
   private static func loopback(port: UInt16) -> sockaddr_in {
