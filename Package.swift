@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "PhotoTimerTerminal", targets: ["PhotoTimerTerminal"]),
     .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
     .library(name: "PhotoTimerGPhoto2", targets: ["PhotoTimerGPhoto2"]),
+    .library(name: "PhotoTimerGStreamer", targets: ["PhotoTimerGStreamer"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-gtk", targets: ["PhotoTimerGTK"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
@@ -60,6 +61,24 @@ let package = Package(
     .target(
       name: "PhotoTimerGPhoto2",
       dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX"]),
+    // Local cameras in-process through GStreamer: V4L2 webcams (v4l2src), PipeWire cameras
+    // (pipewiresrc) and the test pattern; the V4L2 device's own description and controls
+    // through its descriptor.
+    .target(
+      name: "PhotoTimerGStreamer",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "CGStreamer",
+        "CV4L2",
+      ]),
+    .systemLibrary(
+      name: "CGStreamer", pkgConfig: "phototimer-gstreamer",
+      providers: [
+        .apt([
+          "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "gstreamer1.0-plugins-good",
+        ])
+      ]),
+    // The V4L2 request numbers (macros Swift cannot see) and an ioctl for pointers.
+    .target(name: "CV4L2"),
     .systemLibrary(
       name: "CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
@@ -75,7 +94,7 @@ let package = Package(
       name: "PhotoTimerCommandLine",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
       ]),
     // Terminal output only.
     .executableTarget(
@@ -83,7 +102,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerLocation", "PhotoTimerGPSD",
         "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerFFmpeg", "PhotoTimerGPhoto2",
-        "PhotoTimerPOSIX", "PhotoTimerTerminal",
+        "PhotoTimerGStreamer", "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
     // The desktop window: GTK 4 drives the unchanged view model; the main actor runs in GLib's
     // loop. Apart from the command so that `phototimer` keeps no GTK dependency.
@@ -93,7 +112,7 @@ let package = Package(
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerPOSIX", "CGTK",
       ]),
-    // GTK 4 and libcanberra; the flags come from scripts/gtk-pkgconfig.sh (see the Makefile).
+    // GTK 4 and libcanberra; the flags come from scripts/pkgconfig.sh (see the Makefile).
     .systemLibrary(
       name: "CGTK", pkgConfig: "phototimer-gtk",
       providers: [.apt(["libgtk-4-dev", "libcanberra-dev"])]),
@@ -150,6 +169,14 @@ let package = Package(
         "PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
         "PhotoTimerTesting",
       ]),
+    // GStreamer's test pattern and PipeWire camera here; a real V4L2 driver (vivid) in a VM
+    // the tests boot (scripts/vm).
+    .testTarget(
+      name: "PhotoTimerGStreamerTests",
+      dependencies: [
+        "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
+        "PhotoTimerTesting", "CV4L2",
+      ], swiftSettings: [.unsafeFlags(["-O"])]),
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),
     // The window: its options, and the built `phototimer-gtk` under Xvfb (started by the tests).

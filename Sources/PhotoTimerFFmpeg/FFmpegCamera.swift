@@ -314,6 +314,18 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     return shots
   }
 
+  /// The camera's own exposure: ffmpeg reports none, so only the stream's size and rate.
+  func ownSettings() async throws -> CameraSettings? {
+    let (size, interval) = state.withLock { ($0.size, $0.frameInterval) }
+    let mode = size.map { size -> String in
+      let seconds =
+        Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+      let rate = FrameRate(frames: Int((1000 / max(seconds, 1e-4)).rounded()), per: 1000)
+      return "\(size.width)×\(size.height) \(rate)"
+    }
+    return .cameraOwn(mode: mode)
+  }
+
   /// Closes the session; any number of callers may close it at once, and each returns once
   /// ffmpeg has been reaped and every descriptor closed.
   func close() async {

@@ -233,8 +233,11 @@ public struct ExifBlock: Sendable {
       short(EXIF_IFD_EXIF, 0xA001, [1]),  // sRGB
       long(EXIF_IFD_EXIF, 0xA002, [UInt32(clamping: width)]),
       long(EXIF_IFD_EXIF, 0xA003, [UInt32(clamping: height)]),
-      short(EXIF_IFD_EXIF, 0x8827, [UInt16(clamping: settings.iso)]),
     ]
+    // NB: only what the camera gave: a webcam reports no ISO, and none is made up.
+    if let iso = settings.iso, iso > 0 {
+      entries.append(short(EXIF_IFD_EXIF, 0x8827, [UInt16(clamping: iso)]))
+    }
     if let time = settings.exposureTime, time > 0 {
       entries.append(rational(EXIF_IFD_EXIF, 0x829A, [Self.exposureRational(time)]))
     }

@@ -65,11 +65,34 @@ public enum JPEGCodec {
   ///   - path: The file's path, for messages.
   /// - Throws: ``ImageFileError`` when it is empty, too large, damaged or truncated.
   public static func decode(_ bytes: [UInt8], path: String) throws(ImageFileError) -> Frame {
+    try decode(bytes, path: path, minimumWidth: nil)
+  }
+
+  /// Decodes a JPEG at the smallest of libjpeg-turbo's DCT scales (1/8, 1/4, 1/2 or whole)
+  /// that is still at least `minimumWidth` wide: the scaling happens inside the inverse DCT,
+  /// so a 1920-wide frame decoded for a 320-wide preview costs a small part of a full decode.
+  ///
+  /// ```swift
+  /// let preview = try JPEGCodec.decode(frameBytes, path: "/dev/video0", minimumWidth: 320)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - bytes: The JPEG's bytes.
+  ///   - path: Where it came from, for messages.
+  ///   - minimumWidth: The narrowest acceptable result; `nil` decodes every pixel.
+  /// - Throws: ``ImageFileError`` when it is empty, too large, damaged or truncated.
+  public static func decode(
+    _ bytes: [UInt8], path: String, minimumWidth: Int?
+  ) throws(ImageFileError) -> Frame {
     guard let handle = tjInitDecompress() else {
       throw .damaged(path: path, reason: "libjpeg-turbo could not start a decompressor")
     }
     defer { tjDestroy(handle) }
-    let (width, height) = try header(of: bytes, handle: handle, path: path)
+    let (fullWidth, fullHeight) = try header(of: bytes, handle: handle, path: path)
+    let denominator = scaleDenominator(width: fullWidth, minimumWidth: minimumWidth)
+    // NB: TJSCALED rounds up.
+    let width = (fullWidth + denominator - 1) / denominator
+    let height = (fullHeight + denominator - 1) / denominator
     var frame = Frame(width: width, height: height)
     let status = bytes.withUnsafeBufferPointer { source in
       frame.pixels.withUnsafeMutableBufferPointer { target in
@@ -82,6 +105,12 @@ public enum JPEGCodec {
     }
     guard status == 0 else { throw .damaged(path: path, reason: errorText(handle)) }
     return frame
+  }
+
+  /// The largest of 8, 4, 2 and 1 that keeps `width / denominator` at least `minimumWidth`.
+  static func scaleDenominator(width: Int, minimumWidth: Int?) -> Int {
+    guard let minimumWidth, minimumWidth > 0 else { return 1 }
+    return [8, 4, 2].first { (width + $0 - 1) / $0 >= minimumWidth } ?? 1
   }
 
   private static func header(

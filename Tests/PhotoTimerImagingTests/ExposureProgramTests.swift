@@ -48,7 +48,8 @@ struct ExposureProgramTests {
       // Within the program's range the settings expose the scene correctly (nominal values
       // are within a third of a stop of the exact ones, so allow a little over half a stop).
       if (-7.9...20).contains(ev) {
-        let given = log2(fNumber * fNumber / time) - log2(Double(settings.iso) / 100)
+        let iso = try #require(settings.iso)
+        let given = log2(fNumber * fNumber / time) - log2(Double(iso) / 100)
         #expect(abs(given - ev) < 0.55, "EV \(ev): \(settings) exposes for EV \(given)")
       }
     }

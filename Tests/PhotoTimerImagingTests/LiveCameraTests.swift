@@ -202,7 +202,7 @@ struct LiveCameraTests {
     for shot in 1...3 {
       // Settled already: the camera step needs no new frame.
       let settings = try await service.prepare()
-      #expect(settings.iso > 0)
+      #expect((settings.iso ?? 0) > 0)
       let request = CaptureRequest(
         settings: settings, location: nil, filter: .natural, shutterOffset: .seconds(1))
       _ = try await service.capture(request)

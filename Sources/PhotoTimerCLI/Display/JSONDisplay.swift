@@ -62,9 +62,14 @@ final class JSONDisplay: RunDisplay {
         object.addRaw("file", "null")
       }
       var settings = JSONObject()
-      settings.add("aperture", photo.settings.aperture)
-      settings.add("shutterSpeed", photo.settings.shutterSpeed)
-      settings.add("iso", photo.settings.iso)
+      // NB: only what is known: a webcam's settings carry no aperture and no ISO.
+      if let aperture = photo.settings.aperture { settings.add("aperture", aperture) }
+      if let shutter = photo.settings.shutterSpeed { settings.add("shutterSpeed", shutter) }
+      if let iso = photo.settings.iso { settings.add("iso", iso) }
+      if let time = photo.settings.exposureTime { settings.add("exposureTime", time) }
+      if let mode = photo.settings.mode { settings.add("mode", mode) }
+      settings.addRaw("cameraOwn", photo.settings.isCameraOwn ? "true" : "false")
+      settings.add("text", photo.settings.description)
       object.addRaw("settings", settings.text)
       if let note = photo.settingsNote { object.add("settingsNote", note) }
       if let location = photo.location {

@@ -1,3 +1,5 @@
+import PhotoTimer
+
 /// Something that takes pictures: the scene camera, an image file, a webcam, a DSLR.
 ///
 /// Opening it gives a ``CameraSession``: previews while the count runs, then the photo.
@@ -31,6 +33,11 @@ public protocol CameraSession: Sendable {
   /// A burst: the frame nearest to now, then the next `count − 1` frames (one per frame
   /// interval). The default takes `count` captures one after another.
   func burst(count: Int) async throws -> [Frame]
+  /// The exposure as the camera itself chose it, for a camera that exposes by itself (a
+  /// webcam, an IP camera): its mode and what the device reports, nothing made up. `nil`
+  /// when the camera step's program chooses the exposure (the scene camera). The default is
+  /// `nil`.
+  func ownSettings() async throws -> CameraSettings?
   /// Stops the camera. Safe to call more than once.
   func close() async
 }
@@ -38,6 +45,9 @@ public protocol CameraSession: Sendable {
 extension CameraSession {
   /// The next preview.
   public func nextFrame() async throws -> Frame { try await nextPreview() }
+
+  /// `nil`: the camera step's program chooses the exposure.
+  public func ownSettings() async throws -> CameraSettings? { nil }
 
   /// None: the settler watches the previews from now on.
   public func recentPreviews() async throws -> [Frame] { [] }

@@ -200,6 +200,8 @@ public final class LiveCamera: CameraSource {
 
     func burst(count: Int) async throws -> [Frame] { try await session.burst(count: count) }
 
+    func ownSettings() async throws -> CameraSettings? { try await session.ownSettings() }
+
     /// The run is over; the camera stays open for the screen.
     func close() async {}
   }

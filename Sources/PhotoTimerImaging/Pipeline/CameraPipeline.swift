@@ -151,6 +151,12 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
         run.suggestion.withLock { $0 = suggestion }
       }
       run.preview.fulfil(.success((report.preview, sceneEV)))
+      // NB: a camera that exposes by itself (a webcam) reports its own settings; the program
+      // would only invent an aperture and an ISO it never set.
+      if var own = try await session.ownSettings() {
+        own.sceneEV = sceneEV
+        return own
+      }
       return program.settings(forSceneEV: sceneEV)
     } catch {
       run.preview.fulfil(.failure(PreviewUnavailable(cause: error)))

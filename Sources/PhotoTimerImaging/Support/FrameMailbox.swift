@@ -2,14 +2,19 @@ import PhotoTimer
 
 /// Where a camera's stream hands over its frames: the newest one, the last few, and the
 /// tasks waiting for a newer one. The one mechanism behind every stream (ffmpeg's ring, a
-/// DSLR's live view, ``LiveCamera``): a waiter asks for the first frame after the one it
-/// saw and gets the newest there is, at once when the stream has moved on; nothing queues.
-package final class FrameMailbox: Sendable {
-  /// A frame and its number in the stream (the first is 1).
-  package typealias Delivery = (sequence: Int, frame: Frame)
+/// DSLR's live view, ``LiveCamera``, GStreamer's samples, compressed or not): a waiter asks
+/// for the first frame after the one it saw and gets the newest there is, at once when the
+/// stream has moved on; nothing queues.
+package typealias FrameMailbox = Mailbox<Frame>
+
+/// A stream's newest items, the last few, and the tasks waiting for a newer one (see
+/// ``FrameMailbox``).
+package final class Mailbox<Item: Sendable>: Sendable {
+  /// An item and its number in the stream (the first is 1).
+  package typealias Delivery = (sequence: Int, frame: Item)
 
   private struct State {
-    var recent: [Frame] = []
+    var recent: [Item] = []
     var capacity: Int
     var count = 0
     var failure: (any Error)?
@@ -39,10 +44,10 @@ package final class FrameMailbox: Sendable {
   package var count: Int { state.withLock { $0.count } }
 
   /// The newest frame, if any.
-  package var latest: Frame? { state.withLock { $0.recent.last } }
+  package var latest: Item? { state.withLock { $0.recent.last } }
 
   /// The frames kept, oldest first, how many were delivered, and why the stream failed.
-  package var snapshot: (recent: [Frame], count: Int, failure: (any Error)?) {
+  package var snapshot: (recent: [Item], count: Int, failure: (any Error)?) {
     state.withLock { ($0.recent, $0.count, $0.failure) }
   }
 
@@ -50,7 +55,7 @@ package final class FrameMailbox: Sendable {
   package var failure: (any Error)? { state.withLock { $0.failure } }
 
   /// Hands over the next frame of the stream; wakes every waiter.
-  package func deliver(_ frame: Frame) {
+  package func deliver(_ frame: Item) {
     let due = state.withLock { state -> [(Delivery, CheckedContinuation<Delivery?, any Error>)] in
       state.recent.append(frame)
       if state.recent.count > state.capacity {
