@@ -325,6 +325,8 @@ final class CommandSession: Sendable {
     case .scene(let preset): "scene camera (\(preset.name))"
     case .file(let path): "image file \((path as NSString).lastPathComponent)"
     case .ffmpeg(let input, _): "ffmpeg \(input)"
+    case .v4l2(let path): "webcam \(path)"
+    case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
     case .gphoto2: "gphoto2"
     case .auto: "scene camera (daylight)"
     }

@@ -4,6 +4,8 @@ import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
+import PhotoTimerGStreamer
+import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
 import PhotoTimerPOSIX
@@ -35,7 +37,7 @@ struct Doctor {
         .warning, "video devices",
         "none in /sys/class/video4linux: plug in a webcam; the scene camera is used meanwhile")
     } else {
-      for device in devices { line(.ok, "video device", device.description) }
+      for device in devices { webcam(device.path, line: line) }
     }
     let ffmpeg = which("ffmpeg")
     line(
@@ -119,6 +121,39 @@ struct Doctor {
   }
 
   /// The full path of `tool` on PATH, if it is there.
+  /// One V4L2 node: its name and every mode, the one a run streams in marked; a node that
+  /// captures no video (a UVC camera's metadata node) is named as such and skipped by `auto`.
+  private func webcam(_ path: String, line: (Mark, String, String) -> Void) {
+    let device: V4L2Device
+    do throws(V4L2Error) {
+      device = try V4L2Device.inspect(path)
+    } catch {
+      line(.warning, "video device", "\(path): \(error)")
+      return
+    }
+    guard device.capturesVideo else {
+      line(.ok, "video device", "\(device.description): no video capture (metadata); skipped")
+      return
+    }
+    let chosen = try? options.resolution.choose(from: device.modes)
+    let maker = device.usb.flatMap { [$0.maker, $0.product].compactMap { $0 } }
+    let named = maker.map { $0.isEmpty ? "" : " · " + $0.joined(separator: " ") } ?? ""
+    line(
+      chosen == nil ? .problem : .ok, "webcam",
+      "\(device.description)\(named): uses \(chosen?.description ?? "no mode (\(options.resolution) not offered)")"
+    )
+    for mode in device.modes {
+      let used = chosen.map { $0.format == mode.format && $0.size == mode.size } ?? false
+      StandardStream.output.write("                 \(used ? "▸" : " ") \(mode)\n")
+    }
+    if !device.unreadFormats.isEmpty {
+      let codes = device.unreadFormats.map(\.fourCC)
+      StandardStream.output.write(
+        "                   (\(codes.count) more formats not read: \(codes.prefix(6).joined(separator: ", "))\(codes.count > 6 ? "…" : ""))\n"
+      )
+    }
+  }
+
   private func which(_ tool: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for folder in path.split(separator: ":") {

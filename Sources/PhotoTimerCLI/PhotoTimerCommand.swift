@@ -37,7 +37,18 @@ struct PhotoTimerCommand {
     case .run(var run):
       if run.camera == .auto { run.camera = await ProgramSetup.resolveAuto() }
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
-      let source = ProgramSetup.cameraSource(run)
+      let source: (any CameraSource)?
+      do {
+        source = try ProgramSetup.cameraSource(run)
+      } catch {
+        // NB: a size the camera lacks is the command line's mistake: the sizes it has follow.
+        if case .mode = error {
+          writeError("error: \(error)\n" + CommandOptions.usageLine + "\n")
+          exit(ExitCode.usage.rawValue)
+        }
+        writeError("error: \(error)\n")
+        exit(ExitCode.failure.rawValue)
+      }
       let screen = CommandSession.Screen(
         options: run, environment: environment, interactive: Terminal.isInteractive,
         size: Terminal.size, hasCamera: source != nil)

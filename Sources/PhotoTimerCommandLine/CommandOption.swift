@@ -4,7 +4,8 @@
 /// whole-number value, the `--help` text and the suggestion for a misspelling; code reads
 /// an option by its case, so a misspelt lookup does not compile.
 package enum CommandOption: CaseIterable, Hashable {
-  case seconds, camera, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError, filter
+  case seconds, camera, resolution, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError,
+    filter
   case keepOriginal
   case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
   case frame, noPreview, mirror, noMirror
@@ -51,10 +52,19 @@ package enum CommandOption: CaseIterable, Hashable {
       Declaration(
         names: ["--camera"], value: .text(name: "SOURCE", example: "scene"),
         help: [
-          "auto (default) | scene[:PRESET] | file:PATH", "| ffmpeg:INPUT | gphoto2",
+          "auto (default) | v4l2:/dev/videoN | pipewire[:NODE]",
+          "| scene[:PRESET] | file:PATH | ffmpeg:INPUT | gphoto2",
           "presets: daylight, overcast, golden-hour, indoor, night",
-          "auto: the first /dev/video* through ffmpeg, else a gphoto2",
-          "camera, else the scene camera",
+          "auto: the first webcam (V4L2, through GStreamer), else a",
+          "gphoto2 camera, else the scene camera",
+        ])
+    case .resolution:
+      Declaration(
+        names: ["--resolution"], value: .text(name: "WxH|max", example: "1280x720"),
+        help: [
+          "a webcam's mode: this size at its highest rate, or max (the",
+          "largest, whatever its rate); default: the largest at 24 fps or",
+          "more (`phototimer doctor` lists the modes)",
         ])
     case .ffmpegFormat:
       Declaration(

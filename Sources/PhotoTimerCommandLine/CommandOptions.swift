@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
+import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerLocation
 
@@ -29,6 +30,10 @@ package struct CommandOptions: Equatable {
     case file(String)
     /// A stream read through ffmpeg, with its input format.
     case ffmpeg(String, format: String?)
+    /// A V4L2 webcam through GStreamer (`v4l2:/dev/video0`).
+    case v4l2(String)
+    /// A PipeWire camera through GStreamer, by node name, or the default one.
+    case pipewire(String?)
     /// A DSLR through gphoto2.
     case gphoto2
     /// `auto`: a V4L2 device, else a gphoto2 camera, else the scene camera (decided at start).
@@ -52,6 +57,8 @@ package struct CommandOptions: Equatable {
     /// `--gps-max-error`: the hard limit on a fix's horizontal error, in metres.
     package var gpsMaxError = Int(FixPolicy.defaultMaximumHorizontalError)
     package var camera = CameraChoice.auto
+    /// `--resolution`: which of a webcam's modes.
+    package var resolution = ModeRequest.best
     package var burst = 1
     /// Time-lapse: the time between shots, and how many.
     package var interval: Duration?
@@ -150,6 +157,15 @@ package struct CommandOptions: Equatable {
         run.camera = .ffmpeg(input, format: format)
       } else {
         problems.append("--ffmpeg-format applies only to --camera ffmpeg:INPUT")
+      }
+    }
+    if let text = parsed.value(.resolution) {
+      if text.lowercased() == "max" {
+        run.resolution = .largest
+      } else if let size = FrameSize(text) {
+        run.resolution = .size(size)
+      } else {
+        problems.append("--resolution needs WxH or max, for example '--resolution 1280x720'")
       }
     }
     if let burst = parsed.integer(.burst, problems: &problems) { run.burst = burst }
@@ -285,15 +301,34 @@ package struct CommandOptions: Equatable {
       return .file(path)
     }
     if text == "gphoto2" { return .gphoto2 }
+    if text.hasPrefix("v4l2:") {
+      let path = String(text.dropFirst("v4l2:".count))
+      guard !path.isEmpty else {
+        throw UsageError(problems: ["--camera v4l2: needs a device, for example v4l2:/dev/video0"])
+      }
+      return .v4l2(path)
+    }
+    if text == "pipewire" { return .pipewire(nil) }
+    if text.hasPrefix("pipewire:") {
+      let node = String(text.dropFirst("pipewire:".count))
+      return .pipewire(node.isEmpty ? nil : node)
+    }
     throw UsageError(problems: [
-      "unknown camera '\(text)'; use auto, scene[:PRESET], file:PATH, ffmpeg:INPUT or gphoto2"
+      "unknown camera '\(text)'; use auto, v4l2:DEVICE, pipewire[:NODE], scene[:PRESET],"
+        + " file:PATH, ffmpeg:INPUT or gphoto2"
     ])
   }
 
-  /// `auto`: the first V4L2 device through ffmpeg, else the scene camera.
-  package static func autoCamera(devices: [VideoDevice] = VideoDevice.connected()) -> CameraChoice {
-    guard let first = devices.first else { return .scene(.daylight) }
-    return .ffmpeg(first.path, format: "v4l2")
+  /// `auto`: the first V4L2 node that captures video (a UVC camera's metadata node is
+  /// skipped), through GStreamer; else the scene camera.
+  package static func autoCamera(
+    devices: [VideoDevice] = VideoDevice.connected(),
+    capturesVideo: (String) -> Bool = { (try? V4L2Device.inspect($0))?.capturesVideo == true }
+  ) -> CameraChoice {
+    guard let first = devices.first(where: { capturesVideo($0.path) }) else {
+      return .scene(.daylight)
+    }
+    return .v4l2(first.path)
   }
 
   /// The look `--filter TEXT` names.
@@ -323,6 +358,8 @@ extension CommandOptions.CameraChoice {
     case .scene(let preset): "scene:\(preset.name)"
     case .file(let path): "file:\(path)"
     case .ffmpeg(let input, _): "ffmpeg:\(input)"
+    case .v4l2(let path): "v4l2:\(path)"
+    case .pipewire(let node): node.map { "pipewire:\($0)" } ?? "pipewire"
     case .gphoto2: "gphoto2"
     case .auto: "auto"
     }
@@ -331,6 +368,8 @@ extension CommandOptions.CameraChoice {
   /// Whether the camera faces the user like a mirror: a webcam (V4L2), whose preview is
   /// mirrored unless asked otherwise.
   package var isWebcam: Bool {
+    if case .v4l2 = self { return true }
+    if case .pipewire = self { return true }
     if case .ffmpeg(let input, let format) = self {
       return format == "v4l2" || input.hasPrefix("/dev/video")
     }

@@ -3,6 +3,7 @@ import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
+import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
@@ -12,8 +13,8 @@ import PhotoTimerLocation
 /// `phototimer` and `phototimer-gtk` take the same options for these, so a camera or a
 /// location given to one means the same to the other.
 package enum ProgramSetup {
-  /// `auto`: the first V4L2 device through ffmpeg, else a camera gphoto2 detects, else the
-  /// scene camera.
+  /// `auto`: the first V4L2 capture node through GStreamer, else a camera gphoto2 detects,
+  /// else the scene camera.
   ///
   /// NB: gphoto2 is asked only when a USB still-image (PTP) interface is present: starting it
   /// costs about 100 ms, which would delay the first frame of every run without a DSLR.
@@ -38,9 +39,20 @@ package enum ProgramSetup {
 
   /// The camera the options ask for (for gphoto2: its live view, which the screen shows while
   /// gphoto2 takes the photos), or `nil` for the simulation.
-  package static func cameraSource(_ options: CommandOptions.RunOptions) -> (any CameraSource)? {
+  ///
+  /// - Throws: ``GStreamerError`` when a webcam is not there, captures no video or lacks the
+  ///   size asked for (``GStreamerError/mode(_:_:)``: a usage error).
+  package static func cameraSource(
+    _ options: CommandOptions.RunOptions
+  ) throws(GStreamerError) -> (any CameraSource)? {
     let clock = ContinuousClock()
     switch options.camera {
+    case .v4l2(let path):
+      return try GStreamerCamera.v4l2(path, request: options.resolution, clock: clock)
+    case .pipewire(let node):
+      return GStreamerCamera(
+        device: .pipewire(node), mode: nil, make: "PipeWire", model: node ?? "default camera",
+        clock: clock)
     case .simulated: return nil
     case .gphoto2:
       return GPhoto2LiveView(

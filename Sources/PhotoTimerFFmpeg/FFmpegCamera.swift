@@ -314,6 +314,9 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     return shots
   }
 
+  /// Waits on the stream: throws ffmpeg's end (the camera went away) as it happens.
+  func watch() async throws { _ = try await frames.next(after: .max) }
+
   /// The camera's own exposure: ffmpeg reports none, so only the stream's size and rate.
   func ownSettings() async throws -> CameraSettings? {
     let (size, interval) = state.withLock { ($0.size, $0.frameInterval) }

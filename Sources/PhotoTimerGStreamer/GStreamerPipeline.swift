@@ -216,6 +216,13 @@ final class GStreamerPipeline: @unchecked Sendable {
     gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE
   }
 
+  /// Pauses the pipeline and waits until it is paused: a live source then sends nothing and
+  /// the stream does not end, as with a camera that stops sending (for tests).
+  func pause() {
+    _ = gst_element_set_state(pipeline, GST_STATE_PAUSED)
+    _ = gst_element_get_state(pipeline, nil, nil, 5 * 1_000_000_000)
+  }
+
   /// The pipeline's running time now: the clock buffer timestamps are on.
   var runningTime: Duration? {
     let time = gst_element_get_current_running_time(pipeline)

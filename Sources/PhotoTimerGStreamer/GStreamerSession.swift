@@ -69,6 +69,13 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
         }))
   }
 
+  /// Stops the source without ending the stream, as a camera that stops sending does; for
+  /// tests of the stall limit.
+  func pauseSource() async {
+    let pipeline = self.pipeline
+    _ = try? await OffPool.run { _ in pipeline.pause() }
+  }
+
   /// How the stream is doing.
   var statistics: Statistics { state.withLock { $0.statistics } }
 
@@ -221,6 +228,9 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
     }
     return shots
   }
+
+  /// Waits on the stream: throws its failure (unplugged, stalled, a fatal error) at once.
+  func watch() async throws { _ = try await samples.next(after: .max) }
 
   /// The mode, and the exposure as the device reports it: the camera's own.
   func ownSettings() async throws -> CameraSettings? {

@@ -295,9 +295,9 @@ final class PhotoTimerWindow {
     render()
     let options = options
     let built = await Task.detached { () -> Result<(LiveCamera?, PhotoTimerServices), any Error> in
-      let source = ProgramSetup.cameraSource(options)
-      let live = source.map { LiveCamera($0) }
       do {
+        let source = try ProgramSetup.cameraSource(options)
+        let live = source.map { LiveCamera($0) }
         let services = try ProgramSetup.makeServices(options, camera: live ?? source)
         return .success((live, services.mapErrors(CommandAdvice.advise)))
       } catch {
@@ -667,7 +667,7 @@ final class PhotoTimerWindow {
   private func discoverCameras() async {
     let found = await Task.detached { () -> [CommandOptions.CameraChoice] in
       var found = VideoDevice.connected().map {
-        CommandOptions.CameraChoice.ffmpeg($0.path, format: "v4l2")
+        CommandOptions.CameraChoice.v4l2($0.path)
       }
       if DetectedCamera.stillImageInterfacePresent() {
         let gphoto2 = GPhoto2Camera(
@@ -905,6 +905,8 @@ final class PhotoTimerWindow {
     case .file(let path): "File: \((path as NSString).lastPathComponent)"
     case .ffmpeg(let input, let format):
       format == "v4l2" ? "Webcam \(input)" : "Stream \(input)"
+    case .v4l2(let path): "Webcam \(path)"
+    case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
     case .gphoto2: "DSLR (gphoto2)"
     case .auto: "Automatic"
     }

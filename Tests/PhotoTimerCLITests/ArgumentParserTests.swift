@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerGPhoto2
+import PhotoTimerImaging
 import Testing
 
 @testable import PhotoTimerCLI
@@ -50,10 +51,27 @@ struct ArgumentParserTests {
     #expect(try options([]).camera == .auto)
     #expect(CommandOptions.autoCamera(devices: []) == .scene(.daylight))
     #expect(
-      CommandOptions.autoCamera(devices: [
-        VideoDevice(path: "/dev/video0", name: "a"), VideoDevice(path: "/dev/video1", name: "b"),
-      ])
-        == .ffmpeg("/dev/video0", format: "v4l2"))
+      CommandOptions.autoCamera(
+        devices: [
+          VideoDevice(path: "/dev/video0", name: "a"), VideoDevice(path: "/dev/video1", name: "b"),
+        ], capturesVideo: { _ in true })
+        == .v4l2("/dev/video0"))
+    // A UVC camera's metadata node (no video capture) is skipped.
+    #expect(
+      CommandOptions.autoCamera(
+        devices: [
+          VideoDevice(path: "/dev/video0", name: "meta"),
+          VideoDevice(path: "/dev/video1", name: "b"),
+        ], capturesVideo: { $0 == "/dev/video1" })
+        == .v4l2("/dev/video1"))
+    #expect(try options(["--camera", "v4l2:/dev/video4"]).camera == .v4l2("/dev/video4"))
+    #expect(try options(["--camera", "pipewire"]).camera == .pipewire(nil))
+    #expect(try options(["--camera", "pipewire:fakecam"]).camera == .pipewire("fakecam"))
+    #expect(
+      try options(["--resolution", "1280x720"]).resolution
+        == .size(FrameSize(width: 1280, height: 720)))
+    #expect(try options(["--resolution", "max"]).resolution == .largest)
+    #expect(try options([]).resolution == .best)
     #expect(try options(["--simulate"]).location == .simulated)
     #expect(try options(["--no-beep"]).beep == false)
     #expect(try options(["--json", "--sequential"]).json)
@@ -94,7 +112,10 @@ struct ArgumentParserTests {
       ),
       (
         ["--camera", "webcam"],
-        ["unknown camera 'webcam'; use auto, scene[:PRESET], file:PATH, ffmpeg:INPUT or gphoto2"]
+        [
+          "unknown camera 'webcam'; use auto, v4l2:DEVICE, pipewire[:NODE], scene[:PRESET],"
+            + " file:PATH, ffmpeg:INPUT or gphoto2"
+        ]
       ),
       (
         ["--filter", "sepia"],

@@ -314,7 +314,7 @@ struct PreviewTests {
   {
     let arguments = Self.blue + ["-s", "30", "--no-location", "-o", "@folder"] + extra
     try await withPane(arguments, columns: columns, rows: rows, environment: environment) { pane in
-      #expect(await pane.wait { $0.contains("camera    f/") })
+      #expect(await pane.wait { $0.contains("camera    320×240") })
       #expect(PaneCells(await pane.screen()).all.isEmpty)
       await pane.press("c")
       #expect(await pane.waitForExit() == 130)

@@ -117,18 +117,23 @@ struct GStreamerCameraTests {
 
   @Test("A stream that stops sending fails at the stall limit, in words, and every waiter hears it")
   func stall() async throws {
-    // A live source at one frame a second; the stall limit is timed on a test clock, so the
-    // limit passes (advanced by the test) well before the second frame.
+    // The stall limit is timed on a test clock; the source is paused (a live source then
+    // sends nothing and does not end), so no frame can race the clock.
     let clock = TestClock()
     let camera = GStreamerCamera(
       device: .testPattern("smpte"),
       mode: StreamMode(
-        format: .yuyv, size: FrameSize(width: 160, height: 120), rate: FrameRate(frames: 1)),
+        format: .yuyv, size: FrameSize(width: 160, height: 120), rate: FrameRate(frames: 30)),
       make: "GStreamer", model: "test pattern", stallTimeout: .milliseconds(300), clock: clock)
-    let session = try await camera.open()
+    let opened = try await camera.open()
+    let session = try #require(opened as? GStreamerSession<TestClock>)
+    await session.pauseSource()
     await clock.waitForSleepers(1)
-    _ = clock.advance(by: .seconds(10))
+    // NB: the watchdog may be asleep on the first-frame limit still; it re-arms on the last
+    // frame's time, which has passed too.
+    clock.advance(by: .seconds(20))
     let expected = GStreamerError.stalled("test pattern smpte", seconds: 0.3, started: true)
+    await #expect(throws: expected) { try await session.watch() }
     await #expect(throws: expected) { _ = try await session.nextFrame() }
     await #expect(throws: expected) { _ = try await session.capture() }
     #expect(

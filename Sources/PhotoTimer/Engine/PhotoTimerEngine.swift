@@ -40,6 +40,8 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     case shootNow
     case timer(RunStateMachine.Timer)
     case step(PreparationStep, Result<StepValue, RunStateMachine.StepError>, elapsed: Duration)
+    /// The camera's watch heard that the camera went away.
+    case cameraLost(RunStateMachine.StepError)
     /// A sleep that ended by cancellation.
     case interrupted
   }
@@ -167,6 +169,23 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
         case .timer(let timer): pending = machine.handle(.timerFired(timer), at: now)
         case .step(let step, let result, let elapsed):
           pending = machine.handle(.stepEnded(step, result, elapsed: elapsed), at: now)
+          // NB: a ready camera is watched from now on, so one that goes away mid-count ends
+          // the run at once rather than at zero. The shutter's cancelAll ends the watch.
+          if step == .camera, case .success = result, !machine.isFinished,
+            let watch = services.camera.watch
+          {
+            group.addTask {
+              do {
+                try await watch()
+                return .interrupted
+              } catch is CancellationError {
+                return .interrupted
+              } catch {
+                return .cameraLost(RunStateMachine.StepError(message: Self.message(for: error)))
+              }
+            }
+          }
+        case .cameraLost(let error): pending = machine.handle(.cameraLost(error), at: now)
         case .interrupted: pending = []
         }
       }

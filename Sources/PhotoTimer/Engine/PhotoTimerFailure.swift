@@ -8,6 +8,8 @@ public struct PhotoTimerFailure: Error, Hashable, Sendable, CustomStringConverti
     case notReadyInTime([PreparationStep])
     /// The camera failed while taking or writing the photo.
     case captureFailed
+    /// The camera was ready, then went away (unplugged, its stream failed) before the shutter.
+    case cameraLost
   }
 
   /// What went wrong.

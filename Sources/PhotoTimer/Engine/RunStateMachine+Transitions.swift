@@ -70,6 +70,18 @@ extension RunStateMachine {
     return actions
   }
 
+  /// The camera went away during the count (or the wait): the run ends now, not at zero.
+  mutating func cameraLost(_ error: StepError, at now: Duration) -> [Action] {
+    switch phase {
+    case .preparing, .counting, .waiting:
+      return fail(
+        PhotoTimerFailure(cause: .cameraLost, message: "camera lost: \(error.message)"), at: now)
+    case .collecting, .capturing, .finished:
+      // NB: the capture reports its own failure.
+      return []
+    }
+  }
+
   mutating func waitRanOut(at now: Duration) -> [Action] {
     guard phase == .waiting else { return [] }
     let late = pendingRequired

@@ -49,6 +49,8 @@ struct RunStateMachine {
     case readyAtShutter([PreparationStep: Result<StepValue, StepError>])
     /// The capture ended.
     case captureEnded(Result<CapturedFile, StepError>)
+    /// The camera, ready already, went away before the shutter.
+    case cameraLost(StepError)
   }
 
   /// A step's or capture's failure, reduced to its message.
@@ -68,7 +70,8 @@ struct RunStateMachine {
   enum Action: Equatable {
     /// Publish this event.
     case publish(PhotoTimerEvent)
-    /// Start this step as a child task; its end comes back as ``Input/stepEnded(_:_:elapsed:)``.
+    /// Start this step as a child task; its end comes back as ``Input/stepEnded(_:_:elapsed:)``;
+    /// once the camera step succeeded the engine also watches the camera (``Input/cameraLost(_:)``).
     case startStep(PreparationStep)
     /// Wake up with `timer` at this offset from the start.
     case schedule(Timer, at: Duration)
@@ -152,6 +155,7 @@ struct RunStateMachine {
       return stepEnded(step, result, elapsed: elapsed, at: now)
     case .readyAtShutter(let answers): return collected(answers)
     case .captureEnded(let result): return captureEnded(result, at: now)
+    case .cameraLost(let error): return cameraLost(error, at: now)
     }
   }
 

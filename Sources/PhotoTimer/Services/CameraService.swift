@@ -71,6 +71,11 @@ public struct CameraService: Sendable {
   /// it once at the end of every run, captured, failed or cancelled, and a cancelled run
   /// publishes ``PhotoTimerEvent/Kind/cancelled`` only after it returned.
   public var release: @Sendable () async -> Void
+  /// Waits while the prepared camera keeps working and throws why once it stops (unplugged,
+  /// its stream failed); `nil` when the camera cannot tell. The engine runs it from the end of
+  /// ``prepare`` to the shutter and fails the run at once when it throws; it must return
+  /// (or throw `CancellationError`) promptly when its task is cancelled.
+  public var watch: (@Sendable () async throws -> Void)?
 
   /// Takes the photo and returns the file written (``shoot`` without the settings).
   public var capture: @Sendable (CaptureRequest) async throws -> URL? {

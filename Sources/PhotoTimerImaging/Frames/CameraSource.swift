@@ -38,6 +38,10 @@ public protocol CameraSession: Sendable {
   /// when the camera step's program chooses the exposure (the scene camera). The default is
   /// `nil`.
   func ownSettings() async throws -> CameraSettings?
+  /// Waits while the stream keeps working; throws why once it fails (the camera unplugged,
+  /// its process or pipeline ended). Returns when the session is closed, throws
+  /// `CancellationError` when cancelled. The default waits until cancelled.
+  func watch() async throws
   /// Stops the camera. Safe to call more than once.
   func close() async
 }
@@ -45,6 +49,13 @@ public protocol CameraSession: Sendable {
 extension CameraSession {
   /// The next preview.
   public func nextFrame() async throws -> Frame { try await nextPreview() }
+
+  /// Waits until cancelled: a camera that cannot tell whether it still works.
+  public func watch() async throws {
+    let (stream, _) = AsyncStream<Never>.makeStream()
+    for await _ in stream {}
+    throw CancellationError()
+  }
 
   /// `nil`: the camera step's program chooses the exposure.
   public func ownSettings() async throws -> CameraSettings? { nil }

@@ -202,6 +202,9 @@ public final class LiveCamera: CameraSource {
 
     func ownSettings() async throws -> CameraSettings? { try await session.ownSettings() }
 
+    /// The stream the screen holds: a failure of it is the run's camera lost.
+    func watch() async throws { _ = try await camera.frame(after: .max) }
+
     /// The run is over; the camera stays open for the screen.
     func close() async {}
   }

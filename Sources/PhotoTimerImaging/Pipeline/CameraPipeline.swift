@@ -100,9 +100,11 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
 
   /// The camera step, the capture and the release.
   public func camera() -> CameraService {
-    CameraService(
+    var service = CameraService(
       prepare: { try await self.prepare() }, capture: { try await self.capture($0) },
       release: { await self.release() })
+    service.watch = { try await self.watch() }
+    return service
   }
 
   /// The filter step.
@@ -190,6 +192,14 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
       }
     }
     return first
+  }
+
+  /// Waits on the run's open session until it fails.
+  private func watch() async throws {
+    guard let session = run().session.withLock({ $0 }) else { throw CancellationError() }
+    try await session.watch()
+    // NB: closed: the run is ending by itself.
+    throw CancellationError()
   }
 
   private func release() async {
