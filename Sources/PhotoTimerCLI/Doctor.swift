@@ -142,9 +142,34 @@ struct Doctor {
       chosen == nil ? .problem : .ok, "webcam",
       "\(device.description)\(named): uses \(chosen?.description ?? "no mode (\(options.resolution) not offered)")"
     )
-    for mode in device.modes {
-      let used = chosen.map { $0.format == mode.format && $0.size == mode.size } ?? false
-      StandardStream.output.write("                 \(used ? "▸" : " ") \(mode)\n")
+    // NB: formats that give the same sizes at the same rates share a line (vivid has 17).
+    var groups: [(formats: [PixelFormat], modes: [CameraMode])] = []
+    for format in device.modes.map(\.format)
+    where !groups.contains(where: { $0.formats.contains(format) }) {
+      let modes = device.modes.filter { $0.format == format }
+      let shape = modes.map { [$0.size.description] + $0.rates.map(\.description) }
+      if let index = groups.firstIndex(where: {
+        $0.modes.map { [$0.size.description] + $0.rates.map(\.description) } == shape
+      }) {
+        groups[index].formats.append(format)
+      } else {
+        groups.append(([format], modes))
+      }
+    }
+    for group in groups {
+      let used = chosen.map { group.formats.contains($0.format) } ?? false
+      let names = group.formats.map(\.description)
+      let formats =
+        names.count > 4
+        ? names.prefix(4).joined(separator: ", ") + " and \(names.count - 4) more"
+        : names.joined(separator: ", ")
+      StandardStream.output.write("                 \(used ? "▸" : " ") \(formats):\n")
+      for mode in group.modes {
+        let mark = used && chosen?.size == mode.size ? "▸" : " "
+        let rates = mode.rates.map { $0.description.replacingOccurrences(of: " fps", with: "") }
+        StandardStream.output.write(
+          "                     \(mark) \(mode.size) at \(rates.joined(separator: ", ")) fps\n")
+      }
     }
     if !device.unreadFormats.isEmpty {
       let codes = device.unreadFormats.map(\.fourCC)

@@ -91,8 +91,9 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
     _ = try await samples.next(after: 0)
   }
 
-  /// Fails the stream when no sample came in time: a deadline on the clock, re-armed by
-  /// each wake for the newest sample, never a poll.
+  /// Fails the stream when no sample came in time: first the first-frame limit (raced with
+  /// the first frame), then deadlines on the clock re-armed by each wake for the newest
+  /// sample, never a poll.
   private func startWatchdog() {
     let clock = camera.clock
     let first = camera.firstFrameTimeout
@@ -102,23 +103,52 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
     let samples = self.samples
     let device = camera.device
     let task = Task {
+      let start = await withTaskGroup(of: StreamStart.self) { group -> StreamStart in
+        group.addTask {
+          do { return try await samples.next(after: 0) == nil ? .over : .frame } catch {
+            return .over
+          }
+        }
+        group.addTask {
+          do {
+            try await clock.sleep(until: opened.advanced(by: first), tolerance: nil)
+            return .late
+          } catch {
+            return .over
+          }
+        }
+        let start = await group.next() ?? .over
+        group.cancelAll()
+        return start
+      }
+      switch start {
+      case .over: return
+      case .late:
+        samples.fail(
+          GStreamerError.stalled(device.description, seconds: first.seconds, started: false))
+        return
+      case .frame: break
+      }
       while !Task.isCancelled {
-        let last = state.withLock { $0.lastSampleAt }
-        let deadline = last.map { $0.advanced(by: stall) } ?? opened.advanced(by: first)
-        do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-        let newest = state.withLock { $0.lastSampleAt }
-        if newest == last {
-          let limit = last == nil ? first : stall
-          let seconds =
-            Double(limit.components.seconds)
-            + Double(limit.components.attoseconds) / 1e18
-          samples.fail(
-            GStreamerError.stalled(device.description, seconds: seconds, started: last != nil))
+        guard let last = state.withLock({ $0.lastSampleAt }) else { return }
+        do { try await clock.sleep(until: last.advanced(by: stall), tolerance: nil) } catch {
           return
         }
+        guard state.withLock({ $0.lastSampleAt }) == last else { continue }
+        samples.fail(Self.silence(device: device, stall: stall))
+        return
       }
     }
     state.withLock { $0.watchdog = task }
+  }
+
+  /// Why a camera that had sent frames went silent: for PipeWire, a daemon that went away
+  /// (pipewiresrc says nothing of it); else a stall.
+  static func silence(device: GStreamerCamera<C>.Device, stall: Duration) -> GStreamerError {
+    if case .pipewire = device, !PipeWireDaemon.isAnswering() {
+      return .pipeWireUnavailable("the PipeWire daemon went away")
+    }
+    return .stalled(device.description, seconds: stall.seconds, started: true)
   }
 
   /// Words for what the bus said.
@@ -262,6 +292,9 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
     await closing.value
   }
 }
+
+/// How a stream's start went, for the watchdog: a first frame, none in time, or it ended.
+enum StreamStart: Sendable { case frame, late, over }
 
 /// `GstResourceError` codes that matter here.
 enum GStreamerErrorCodes {

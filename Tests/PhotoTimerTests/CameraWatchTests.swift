@@ -21,9 +21,15 @@ struct CameraWatchTests {
     return services
   }
 
-  @Test("Unplugged at 3 s of a 10 s count: failed at 3 s with the camera's words, nothing left")
-  func lostMidCount() async throws {
-    let harness = EngineHarness(seconds: 10) { Self.services($0, lostAt: ms(3000)) }
+  @Test(
+    "Unplugged at 3 s of a 10 s count: failed at 3 s with the camera's words, nothing left",
+    arguments: [false, true])
+  func lostMidCount(mapped: Bool) async throws {
+    // NB: mapped: the command's error advice wraps the services; the watch must survive it.
+    let harness = EngineHarness(seconds: 10) {
+      let services = Self.services($0, lostAt: ms(3000))
+      return mapped ? services.mapErrors { $0 } : services
+    }
     await harness.recorder.waitForEvents(1)
     await harness.clock.waitForSleepers(4)
     await harness.advance(to: ms(1400), newEvents: 1, sleepers: 4)  // camera ready; watch asleep

@@ -23,14 +23,18 @@ extension PhotoTimerServices {
     }
     var services = self
     let camera = camera
-    services.camera = CameraService(
-      prepare: {
-        do { return try await camera.prepare() } catch { throw mapped(error) }
-      },
-      shoot: { request in
-        do { return try await camera.shoot(request) } catch { throw mapped(error) }
-      },
-      release: camera.release)
+    // NB: changed in place, so whatever else the camera offers (its watch) is kept.
+    services.camera.prepare = {
+      do { return try await camera.prepare() } catch { throw mapped(error) }
+    }
+    services.camera.shoot = { request in
+      do { return try await camera.shoot(request) } catch { throw mapped(error) }
+    }
+    if let watch = camera.watch {
+      services.camera.watch = {
+        do { try await watch() } catch { throw mapped(error) }
+      }
+    }
     let location = location.perform
     services.location.perform = {
       do { return try await location() } catch { throw mapped(error) }

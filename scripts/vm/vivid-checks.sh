@@ -1,0 +1,76 @@
+# The checks against vivid, run inside the tests' VM (scripts/vm/run.sh) by
+# Tests/PhotoTimerGStreamerTests/VividTests.swift, which reads what each one leaves in its folder:
+# out.json (the --json events), err.txt, rc, and times (start, event of interest, end; seconds).
+# PHOTOTIMER is the program to run. The device is vivid's /dev/video0 (webcam input).
+set -u
+bin=${PHOTOTIMER:?}
+device=/dev/video0
+ctl() { v4l2-ctl -d "$device" "$@"; }
+now() { date +%s.%N; }
+# run NAME ARGS…: one photo run in the foreground.
+run() {
+  name=$1
+  shift
+  mkdir -p "$name/photos"
+  start=$(now)
+  "$bin" --no-location --filter none --camera "v4l2:$device" --json -o "$name/photos" "$@" \
+    >"$name/out.json" 2>"$name/err.txt"
+  echo $? >"$name/rc"
+  echo "$start $(now)" >"$name/times"
+}
+# during NAME ACTION ARGS…: a run with a long count; once its camera is ready, ACTION runs;
+# the times are the start, the action and the run's end.
+during() {
+  name=$1
+  action=$2
+  shift 2
+  mkdir -p "$name/photos"
+  start=$(now)
+  "$bin" --no-location --filter none --camera "v4l2:$device" --json -o "$name/photos" "$@" \
+    >"$name/out.json" 2>"$name/err.txt" &
+  pid=$!
+  for _ in $(seq 1 600); do
+    grep -q '"step":"camera"' "$name/out.json" 2>/dev/null && break
+    sleep 0.1
+  done
+  acted=$(now)
+  eval "$action"
+  wait "$pid"
+  echo $? >"$name/rc"
+  echo "$start $acted $(now)" >"$name/times"
+}
+
+mkdir -p doctor
+"$bin" doctor --no-location >doctor/out.txt 2>&1
+echo $? >doctor/rc
+
+run best -s 1
+run hd -s 1 --resolution 1280x720
+run missing-size -s 1 --resolution 1000x1000
+ctl -c brightness=20
+run dark -s 1
+ctl -c brightness=235
+run bright -s 1
+ctl -c brightness=128
+
+# Busy: another program streams from the device.
+# NB: v4l2-ctl itself in the background (not the ctl function: its subshell would be the pid).
+v4l2-ctl -d "$device" --stream-mmap --stream-count=100000 >/dev/null 2>&1 &
+holder=$!
+sleep 1
+run busy -s 1
+kill "$holder"
+wait "$holder" 2>/dev/null
+
+# Cancelled mid-count: the device is free at once (another program streams right after).
+during cancelled 'kill -INT $pid' -s 30
+mkdir -p after-cancel
+ctl --stream-mmap --stream-count=3 >after-cancel/out.txt 2>&1
+echo $? >after-cancel/rc
+
+# A buffer flagged as an error during the count: skipped, the photo is taken.
+during flagged 'ctl -c inject_v4l2_buf_flag_error=1' -s 3
+# A fatal streaming error mid-count: the run ends then, not at zero.
+during fatal 'ctl -c inject_fatal_streaming_error=1' -s 30
+# Unplugged mid-count (last: the device is gone after it).
+during unplugged 'ctl -c disconnect=1' -s 30
