@@ -39,6 +39,7 @@ struct Doctor {
     } else {
       for device in devices { webcam(device.path, line: line) }
     }
+    await pipeWireCameras(line: line)
     let ffmpeg = which("ffmpeg")
     line(
       ffmpeg == nil ? .warning : .ok, "ffmpeg",
@@ -176,6 +177,26 @@ struct Doctor {
       StandardStream.output.write(
         "                   (\(codes.count) more formats not read: \(codes.prefix(6).joined(separator: ", "))\(codes.count > 6 ? "…" : ""))\n"
       )
+    }
+  }
+
+  /// The PipeWire cameras the device monitor lists, each with the mode a run would take.
+  private func pipeWireCameras(line: (Mark, String, String) -> Void) async {
+    let cameras: [PipeWireCameras.Camera]
+    do {
+      cameras = try await PipeWireCameras.list()
+    } catch {
+      line(.warning, "PipeWire", "\(error)")
+      return
+    }
+    guard !cameras.isEmpty else {
+      line(
+        .ok, "PipeWire", "no camera node (or PipeWire not running): --camera pipewire unavailable")
+      return
+    }
+    for camera in cameras {
+      let mode = (try? options.resolution.choose(from: camera.modes))?.description ?? "its own mode"
+      line(.ok, "PipeWire", "pipewire:\(camera.node) (\(camera.name)): uses \(mode)")
     }
   }
 

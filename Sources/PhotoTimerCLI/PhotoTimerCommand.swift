@@ -39,7 +39,7 @@ struct PhotoTimerCommand {
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
       let source: (any CameraSource)?
       do {
-        source = try ProgramSetup.cameraSource(run)
+        source = try await ProgramSetup.cameraSource(run)
       } catch {
         // NB: a size the camera lacks is the command line's mistake: the sizes it has follow.
         if case .mode = error {

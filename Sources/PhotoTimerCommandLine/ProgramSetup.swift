@@ -44,15 +44,28 @@ package enum ProgramSetup {
   ///   size asked for (``GStreamerError/mode(_:_:)``: a usage error).
   package static func cameraSource(
     _ options: CommandOptions.RunOptions
-  ) throws(GStreamerError) -> (any CameraSource)? {
+  ) async throws(GStreamerError) -> (any CameraSource)? {
     let clock = ContinuousClock()
     switch options.camera {
     case .v4l2(let path):
       return try GStreamerCamera.v4l2(path, request: options.resolution, clock: clock)
     case .pipewire(let node):
+      // NB: the node's modes as the device monitor lists them; without them (PipeWire not
+      // listing it yet), the node's own first mode.
+      let listed = ((try? await PipeWireCameras.list()) ?? []).first {
+        node == nil || $0.node == node
+      }
+      var mode: StreamMode?
+      if let modes = listed?.modes, !modes.isEmpty {
+        do throws(ModeChoiceError) {
+          mode = try options.resolution.choose(from: modes)
+        } catch {
+          throw .mode(node.map { "pipewire:\($0)" } ?? "pipewire", error)
+        }
+      }
       return GStreamerCamera(
-        device: .pipewire(node), mode: nil, make: "PipeWire", model: node ?? "default camera",
-        clock: clock)
+        device: .pipewire(node ?? listed?.node), mode: mode, make: "PipeWire",
+        model: listed?.name ?? node ?? "default camera", clock: clock)
     case .simulated: return nil
     case .gphoto2:
       return GPhoto2LiveView(

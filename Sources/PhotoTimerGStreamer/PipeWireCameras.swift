@@ -1,12 +1,18 @@
 import CGStreamer
 import Foundation
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 
 /// The PipeWire cameras GStreamer's device monitor lists (the provider GNOME Snapshot uses):
 /// each node's name, its description and the modes its caps offer.
 ///
+/// NB: the monitor runs as `gst-device-monitor-1.0`, a process of its own: in this process,
+/// PipeWire 0.3.65's device provider keeps a thread after the monitor stops, and that thread
+/// aborts the whole process when a PipeWire daemon later goes away (seen in the tests: a
+/// listing, then a daemon stopped under a running camera).
+///
 /// ```swift
-/// for camera in PipeWireCameras.list() { print(camera.node, camera.name) }
+/// for camera in try await PipeWireCameras.list() { print(camera.node, camera.name) }
 /// ```
 package enum PipeWireCameras {
   /// One PipeWire camera node.
@@ -20,41 +26,65 @@ package enum PipeWireCameras {
   }
 
   /// The cameras PipeWire offers now; empty when PipeWire is not running.
-  package static func list() -> [Camera] {
-    GStreamerLibrary.initialise()
-    guard let monitor = gst_device_monitor_new() else { return [] }
-    defer { gst_object_unref(monitor) }
-    _ = gst_device_monitor_add_filter(monitor, "Video/Source", nil)
-    guard gst_device_monitor_start(monitor) != 0 else { return [] }
-    defer { gst_device_monitor_stop(monitor) }
+  ///
+  /// - Parameter monitor: The device monitor program.
+  /// - Throws: ``GStreamerError/missingElement(_:package:)`` when the monitor is not installed.
+  package static func list(monitor: String = "gst-device-monitor-1.0") async throws -> [Camera] {
+    let output: String
+    do {
+      output = try await ChildProcess.run([monitor, "Video/Source"]).output
+    } catch let error as SystemCallError where error.errno == .noSuchFile {
+      throw GStreamerError.missingElement(monitor, package: "gstreamer1.0-plugins-base-apps")
+    }
+    return parse(output)
+  }
+
+  /// The PipeWire cameras in the monitor's report: each "Device found:" block's name, caps and
+  /// properties; devices of the V4L2 provider (the same webcams, seen directly: `device.api =
+  /// v4l2`) and blocks without a node name are left out.
+  package static func parse(_ report: String) -> [Camera] {
     var cameras: [Camera] = []
-    var list = gst_device_monitor_get_devices(monitor)
-    let head = list
-    defer { g_list_free_full(head) { gst_object_unref($0) } }
-    while let item = list {
-      list = item.pointee.next
-      guard let raw = item.pointee.data else { continue }
-      let device = raw.assumingMemoryBound(to: GstDevice.self)
-      guard let properties = gst_device_get_properties(device) else { continue }
-      defer { gst_structure_free(properties) }
-      // NB: PipeWire's devices carry their node's name; the V4L2 provider's (the same webcams
-      // seen directly) say `device.api = v4l2` and are listed by `doctor` as webcams.
-      let api = gst_structure_get_string(properties, "device.api").map { String(cString: $0) }
-      guard api != "v4l2", api != "libcamera",
-        let node = gst_structure_get_string(properties, "node.name")
+    for block in report.components(separatedBy: "Device found:").dropFirst() {
+      var name = "camera"
+      var caps: [String] = []
+      var properties: [String: String] = [:]
+      var section = ""
+      for raw in block.split(separator: "\n", omittingEmptySubsequences: true) {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        if let colon = line.firstIndex(of: ":"), !line.contains(" = ") {
+          let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+          let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          if ["name", "class", "caps", "properties"].contains(key) {
+            section = key
+            if key == "name" { name = value }
+            if key == "caps", !value.isEmpty { caps.append(value) }
+            continue
+          }
+        }
+        switch section {
+        case "caps" where !line.hasPrefix("gst-launch"): caps.append(line)
+        case "properties":
+          let parts = line.components(separatedBy: " = ")
+          if parts.count >= 2 {
+            properties[parts[0]] = parts.dropFirst().joined(separator: " = ")
+          }
+        default: break
+        }
+      }
+      guard let node = properties["node.name"], !node.isEmpty,
+        properties["device.api"] != "v4l2", properties["device.api"] != "libcamera"
       else { continue }
-      let name = gst_device_get_display_name(device).map { text -> String in
-        defer { g_free(text) }
-        return String(cString: text)
-      }
-      var modes: [CameraMode] = []
-      if let caps = gst_device_get_caps(device) {
-        modes = Self.modes(caps)
-        gst_caps_unref(caps)
-      }
-      cameras.append(Camera(node: String(cString: node), name: name ?? "camera", modes: modes))
+      cameras.append(Camera(node: node, name: name, modes: caps.flatMap(modes(caps:))))
     }
     return cameras
+  }
+
+  /// The modes in one caps text (`video/x-raw, format=YUY2, width=640, …`), parsed by GStreamer.
+  static func modes(caps text: String) -> [CameraMode] {
+    GStreamerLibrary.initialise()
+    guard let caps = gst_caps_from_string(text) else { return [] }
+    defer { gst_caps_unref(caps) }
+    return modes(caps)
   }
 
   /// The modes in caps: each structure's format, size and rate (ranges give their ends).

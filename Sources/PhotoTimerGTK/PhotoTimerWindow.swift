@@ -296,7 +296,7 @@ final class PhotoTimerWindow {
     let options = options
     let built = await Task.detached { () -> Result<(LiveCamera?, PhotoTimerServices), any Error> in
       do {
-        let source = try ProgramSetup.cameraSource(options)
+        let source = try await ProgramSetup.cameraSource(options)
         let live = source.map { LiveCamera($0) }
         let services = try ProgramSetup.makeServices(options, camera: live ?? source)
         return .success((live, services.mapErrors(CommandAdvice.advise)))

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerGStreamer
@@ -11,7 +12,7 @@ struct PipeWireTests {
   func listedAndStreamed() async throws {
     let pipewire = try PipeWireCamera()
     defer { pipewire.stop() }
-    let cameras = PipeWireCameras.list()
+    let cameras = try await PipeWireCameras.list()
     let listed = try #require(cameras.first { $0.node == "fakecam" }, "listed: \(cameras)")
     #expect(listed.name == "Fake camera")
     #expect(listed.modes.contains { $0.size == FrameSize(width: 640, height: 480) })
@@ -26,6 +27,33 @@ struct PipeWireTests {
     let yellow = photo[120, 40]
     #expect(yellow.red > 150 && yellow.green > 150 && yellow.blue < 80)
     await session.close()
+  }
+
+  @Test("phototimer --camera pipewire:NODE takes the photo in the node's mode, named in the EXIF")
+  func endToEnd() async throws {
+    let pipewire = try PipeWireCamera()
+    defer { pipewire.stop() }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-pw-photos-\(getpid())")
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("phototimer")
+    let (exit, output) = try await ChildProcess.run([
+      binary.path, "--camera", "pipewire:fakecam", "-s", "1", "--no-location", "--filter", "none",
+      "--json", "-o", folder.path,
+    ])
+    #expect(exit == .status(0), "\(output)")
+    #expect(
+      output.contains("\"text\":\"640×480 YUYV 15 fps · exposure: the camera's own\""), "\(output)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    let photo = try #require(names.first { $0.hasSuffix(".jpg") })
+    let (_, tags) = try await ChildProcess.run([
+      "/usr/bin/exiftool", "-s", "-s", "-s", "-Make", "-Model", "-ImageSize",
+      folder.appendingPathComponent(photo).path,
+    ])
+    #expect(tags == "PipeWire\nFake camera\n640x480\n")
   }
 
   @Test("PipeWire going away mid-stream fails the stream with words, at once")
@@ -67,6 +95,57 @@ struct PipeWireTests {
       guard case .pipeWireUnavailable = error as? GStreamerError else { return false }
       return "\(error)".contains("PipeWire is not available")
     }
-    #expect(PipeWireCameras.list().isEmpty)
+    #expect(try await PipeWireCameras.list().isEmpty)
+  }
+}
+
+@Suite("The device monitor's report, read")
+struct DeviceMonitorReportTests {
+  static let report = """
+    Probing devices...
+
+
+    Device found:
+
+    \tname  : Fake camera
+    \tclass : Video/Source
+    \tcaps  : video/x-raw, format=YUY2, width=640, height=480, framerate=15/1
+    \t        image/jpeg, width=1280, height=720, framerate=30/1
+    \tproperties:
+    \t\tnode.name = fakecam
+    \t\tnode.description = Fake camera
+    \t\tmedia.class = Video/Source
+    \tgst-launch-1.0 pipewiresrc target-object=36 ! ...
+
+
+    Device found:
+
+    \tname  : HD Pro Webcam C920
+    \tclass : Video/Source
+    \tcaps  : image/jpeg, width=1920, height=1080, framerate=30/1
+    \tproperties:
+    \t\tdevice.api = v4l2
+    \t\tdevice.path = /dev/video0
+    \t\tnode.name = v4l2-video0
+    \tgst-launch-1.0 v4l2src device=/dev/video0 ! ...
+
+    """
+
+  @Test("PipeWire's nodes with their caps as modes; the V4L2 provider's devices left out")
+  func parse() {
+    let cameras = PipeWireCameras.parse(Self.report)
+    #expect(cameras.map(\.node) == ["fakecam"])
+    #expect(cameras.first?.name == "Fake camera")
+    #expect(
+      cameras.first?.modes.map(\.description) == ["640×480 YUYV 15 fps", "1280×720 MJPEG 30 fps"])
+  }
+
+  @Test("Nothing, noise and cut-off reports give no cameras and never trap")
+  func noise() {
+    #expect(PipeWireCameras.parse("").isEmpty)
+    #expect(PipeWireCameras.parse("Device found:").isEmpty)
+    #expect(
+      PipeWireCameras.parse("Device found:\n\tname  : x\n\tproperties:\n\t\tnode.name =").isEmpty)
+    #expect(PipeWireCameras.parse(String(Self.report.prefix(200))).isEmpty)
   }
 }
