@@ -120,14 +120,15 @@ let package = Package(
       name: "PhotoTimerBenchmarks",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerPOSIX", "PhotoTimerTerminal", "CMallocControl",
+        "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerPOSIX", "PhotoTimerTerminal",
+        "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(
       name: "PhotoTimerFuzz",
       dependencies: [
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerFFmpeg", "PhotoTimerGPSD",
-        "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerLocation",
+        "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerLocation",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# Builds the PhotoTimer DocC catalog with the toolchain's `docc`, failing on any warning.
-# (swift-docc-plugin is an outside package and cannot be fetched here.)
+# Builds the DocC catalogs (PhotoTimer, PhotoTimerGStreamer) with the toolchain's `docc`,
+# failing on any warning. (swift-docc-plugin is an outside package and cannot be fetched here.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-graphs=.build/symbol-graphs
-rm -rf "$graphs" .build/docs
-mkdir -p "$graphs"
+rm -rf .build/symbol-graphs .build/docs
 out=$(swift package dump-symbol-graph --minimum-access-level public 2>&1 | tail -n 1)
 dir=${out#Files written to }
 [[ -d "$dir" ]] || { echo "error: dump-symbol-graph failed: $out" >&2; exit 1; }
-cp "$dir"/PhotoTimer.symbols.json "$dir"/PhotoTimer@*.symbols.json "$graphs"/ 2>/dev/null \
-  || cp "$dir"/PhotoTimer.symbols.json "$graphs"/
-docc convert Sources/PhotoTimer/PhotoTimer.docc \
-  --additional-symbol-graph-dir "$graphs" \
-  --fallback-display-name PhotoTimer \
-  --fallback-bundle-identifier org.phototimer.PhotoTimer \
-  --output-path .build/docs \
-  --warnings-as-errors >/dev/null
-echo "docs: .build/docs (no warnings)"
+mkdir -p .build/docs
+for module in PhotoTimer PhotoTimerGStreamer; do
+  graphs=.build/symbol-graphs/$module
+  mkdir -p "$graphs"
+  cp "$dir/$module.symbols.json" "$graphs"/
+  cp "$dir/$module"@*.symbols.json "$graphs"/ 2>/dev/null || true
+  docc convert "Sources/$module/$module.docc" \
+    --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.phototimer.$module" \
+    --output-path ".build/docs/$module" \
+    --warnings-as-errors >/dev/null
+done
+echo "docs: .build/docs/PhotoTimer, .build/docs/PhotoTimerGStreamer (no warnings)"

@@ -45,3 +45,20 @@ static inline const char *phototimer_gst_message_source_name(GstMessage *message
   GstObject *source = GST_MESSAGE_SRC(message);
   return source != NULL && GST_OBJECT_NAME(source) != NULL ? GST_OBJECT_NAME(source) : "";
 }
+
+static void phototimer_gst_pad_added(GstElement *element, GstPad *pad, gpointer data) {
+  (void)element;
+  GstElement *next = GST_ELEMENT(data);
+  GstPad *sink = gst_element_get_static_pad(next, "sink");
+  if (sink != NULL) {
+    if (!gst_pad_is_linked(sink)) gst_pad_link(pad, sink);
+    gst_object_unref(sink);
+  }
+}
+
+/// Links a demuxer's pad to `next` when the demuxer adds it (its pads come with the stream).
+/// g_signal_connect is a macro; the pipeline holds both elements for the handler's life.
+static inline void phototimer_gst_link_when_added(GstElement *demuxer, GstElement *next) {
+  g_signal_connect_data(demuxer, "pad-added", G_CALLBACK(phototimer_gst_pad_added), next, NULL,
+                        (GConnectFlags)0);
+}

@@ -36,6 +36,10 @@ struct Benchmarks {
       await soak(shots: count, cycles: count)
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--gstreamer" {
+      await gstreamer()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--window" {
       await window()
       return
@@ -87,6 +91,7 @@ struct Benchmarks {
     await shutterWithPreview()
     await sceneShutter()
     await timeLapseSchedule()
+    await gstreamer()
     await window()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])

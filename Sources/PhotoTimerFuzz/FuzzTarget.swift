@@ -3,6 +3,7 @@ import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
+import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
@@ -32,6 +33,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case ffmpeg
   /// The MJPEG stream splitter (the DSLR live view).
   case mjpeg
+  /// GStreamer's device monitor report (PipeWire cameras, their caps as modes).
+  case devices
 
   func run(_ bytes: [UInt8]) {
     switch self {
@@ -44,6 +47,19 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .places: Self.places(bytes)
     case .ffmpeg: Self.ffmpeg(bytes)
     case .mjpeg: Self.mjpeg(bytes)
+    case .devices: Self.devices(bytes)
+    }
+  }
+
+  private static func devices(_ bytes: [UInt8]) {
+    let cameras = PipeWireCameras.parse(String(decoding: bytes, as: UTF8.self))
+    for camera in cameras {
+      require(!camera.node.isEmpty, "a listed camera has a node name")
+      for mode in camera.modes {
+        require(
+          mode.size.width > 0 && mode.size.height > 0 && mode.rates.allSatisfy { $0.perSecond > 0 },
+          "a listed mode has a size and positive rates")
+      }
     }
   }
 

@@ -7,7 +7,7 @@ import PhotoTimerImaging
 /// GStreamer's test pattern.
 ///
 /// The camera streams in the mode chosen when it was made (by default the largest size at
-/// 24 fps or more: ``ModeRequest/best``). MJPEG frames stay compressed in the ring and are
+/// 24 fps or more: `ModeRequest.best`). MJPEG frames stay compressed in the ring and are
 /// decoded at the size they are needed: the stream's frames (preview, metering, the look's
 /// analysis) through libjpeg-turbo's DCT scaling, only the kept frame in full. Each frame
 /// carries the driver's capture time, and the shutter keeps the frame whose capture time is
@@ -26,6 +26,9 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
     case pipewire(String?)
     /// GStreamer's `videotestsrc` with this pattern (`smpte`, `ball`…), streamed live.
     case testPattern(String)
+    /// An AVI file of MJPEG frames, played at its own pace as a camera would send them (for
+    /// benchmarks: the same pipeline after the source element as a webcam's).
+    case mjpegFile(String)
 
     /// `/dev/video0`, `pipewire:fakecam`, `pipewire (default camera)`, `test pattern smpte`.
     public var description: String {
@@ -33,6 +36,7 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
       case .v4l2(let path): path
       case .pipewire(let node): node.map { "pipewire:\($0)" } ?? "pipewire (default camera)"
       case .testPattern(let pattern): "test pattern \(pattern)"
+      case .mjpegFile(let path): path
       }
     }
   }
@@ -128,6 +132,12 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
       // NB: without media.type WirePlumber's policy links nothing to the reader.
       source.structure = ("stream-properties", "props,media.type=Video")
       elements.append(source)
+    case .mjpegFile(let path):
+      elements.append(ElementSpec(factory: "filesrc", package: base, strings: [("location", path)]))
+      var demuxer = ElementSpec(factory: "avidemux", package: good)
+      demuxer.hasDynamicPad = true
+      elements.append(demuxer)
+      elements.append(ElementSpec(factory: "queue", package: "gstreamer1.0-plugins-base"))
     case .testPattern(let pattern):
       elements.append(
         ElementSpec(
@@ -151,7 +161,10 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
     }
     var sink = ElementSpec(factory: "appsink", package: base)
     // NB: the ring is ours; the sink hands each buffer over at once and never waits for a clock.
-    sink.booleans = [("sync", false), ("emit-signals", false), ("drop", true)]
+    // NB: a file is played at its own pace (the sink waits for each frame's time), like a camera.
+    let paced: Bool
+    if case .mjpegFile = device { paced = true } else { paced = false }
+    sink.booleans = [("sync", paced), ("emit-signals", false), ("drop", true)]
     sink.integers = [("max-buffers", 2)]
     elements.append(sink)
     return elements

@@ -48,6 +48,8 @@ struct ElementSpec: Sendable {
   var caps: String?
   /// A structure property, such as pipewiresrc's `stream-properties`.
   var structure: (String, String)?
+  /// Whether its source pad comes only with the stream (a demuxer's): linked when added.
+  var hasDynamicPad = false
 }
 
 /// A linear GStreamer pipeline ending in an `appsink`, and the callbacks that hand its
@@ -106,7 +108,9 @@ final class GStreamerPipeline: @unchecked Sendable {
       }
       // NB: the bin takes the floating reference.
       _ = gst_bin_add(bin, element)
-      if let previous = made.last, gst_element_link(previous, element) == 0 {
+      if let previous = made.last, elements[made.count - 1].hasDynamicPad {
+        phototimer_gst_link_when_added(previous, element)
+      } else if let previous = made.last, gst_element_link(previous, element) == 0 {
         gst_object_unref(pipeline)
         throw .pipeline("\(elements[made.count - 1].factory) does not link to \(spec.factory)")
       }

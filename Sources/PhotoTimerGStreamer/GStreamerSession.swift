@@ -5,17 +5,19 @@ import PhotoTimerJPEG
 
 /// An open GStreamer camera: the pipeline, the ring of the last second of samples (MJPEG
 /// frames kept as they came), and the watch that notices a camera that stopped sending.
-final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Duration {
+package final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Duration {
   /// How the stream is doing, for reports and tests.
-  struct Statistics: Equatable, Sendable {
+  package struct Statistics: Equatable, Sendable {
     /// Samples received.
-    var frames = 0
+    package var frames = 0
     /// Buffers the driver flagged as corrupted, and JPEGs that would not decode: skipped.
-    var corrupted = 0
+    package var corrupted = 0
     /// Frames the driver dropped (gaps in its frame numbers).
-    var dropped = 0
+    package var dropped = 0
     /// Bytes the ring holds now.
-    var ringBytes = 0
+    package var ringBytes = 0
+    /// Frames the ring holds now.
+    package var ringFrames = 0
   }
 
   private struct State {
@@ -59,8 +61,12 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
           // NB: the ring is bounded in bytes too: 1080p RGB is 6 MB a frame.
           if ringBytes > 256 << 20 { samples.keep(max(2, capacity / 2)) }
           samples.deliver(sample)
-          let held = samples.snapshot.recent.reduce(0) { $0 + $1.bytes.count }
-          state.withLock { $0.statistics.ringBytes = held }
+          let recent = samples.snapshot.recent
+          let held = recent.reduce(0) { $0 + $1.bytes.count }
+          state.withLock {
+            $0.statistics.ringBytes = held
+            $0.statistics.ringFrames = recent.count
+          }
         },
         corrupted: { state.withLock { $0.statistics.corrupted += 1 } },
         failed: { failure in
@@ -77,7 +83,10 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
   }
 
   /// How the stream is doing.
-  var statistics: Statistics { state.withLock { $0.statistics } }
+  package var statistics: Statistics { state.withLock { $0.statistics } }
+
+  /// The pipeline's running time now: the clock frames' capture times are on.
+  package var runningTime: Duration? { pipeline.runningTime }
 
   /// Plays the pipeline and waits for the first frame (bounded by the camera's limit).
   func start() async throws {
@@ -216,23 +225,23 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
     }
   }
 
-  func nextPreview() async throws -> Frame {
+  package func nextPreview() async throws -> Frame {
     let frame = try await nextFrame()
     return await OffPool.quick { frame.downscaled(maxWidth: 320) }
   }
 
   /// The next frame of the stream: raw frames whole, MJPEG decoded at the stream width.
-  func nextFrame() async throws -> Frame {
+  package func nextFrame() async throws -> Frame {
     try await nextDecoded(after: samples.count, minimumWidth: camera.streamWidth).1
   }
 
   /// The frame whose capture time is nearest now.
-  func capture() async throws -> Frame {
+  package func capture() async throws -> Frame {
     try await burst(count: 1)[0]
   }
 
   /// The frame nearest now by capture time, then the next `count − 1`, each decoded whole.
-  func burst(count: Int) async throws -> [Frame] {
+  package func burst(count: Int) async throws -> [Frame] {
     let (ring, seen, failure) = samples.snapshot
     if let failure { throw failure }
     let interval = camera.mode?.rate.interval ?? .seconds(1) / 30
@@ -260,10 +269,10 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
   }
 
   /// Waits on the stream: throws its failure (unplugged, stalled, a fatal error) at once.
-  func watch() async throws { _ = try await samples.next(after: .max) }
+  package func watch() async throws { _ = try await samples.next(after: .max) }
 
   /// The mode, and the exposure as the device reports it: the camera's own.
-  func ownSettings() async throws -> CameraSettings? {
+  package func ownSettings() async throws -> CameraSettings? {
     var exposureTime: Double?
     if case .v4l2(let path) = camera.device {
       exposureTime = V4L2Exposure.read(path)?.exposureTime
@@ -274,7 +283,7 @@ final class GStreamerSession<C: Clock>: CameraSession where C.Duration == Durati
   // MARK: - Closing
 
   /// Stops the stream; returns once GStreamer released the device. Any number of callers.
-  func close() async {
+  package func close() async {
     let closing = state.withLock { state -> Task<Void, Never> in
       if let closing = state.closing { return closing }
       state.watchdog?.cancel()

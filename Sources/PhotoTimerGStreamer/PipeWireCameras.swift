@@ -105,11 +105,16 @@ package enum PipeWireCameras {
       var height: Int32 = 0
       var frames: Int32 = 0
       var seconds: Int32 = 0
+      // NB: bounded as V4L2's sizes are: caps text can say anything (the fuzzer's first find
+      // was a width of -280).
       guard let format, gst_structure_get_int(structure, "width", &width) != 0,
-        gst_structure_get_int(structure, "height", &height) != 0
+        gst_structure_get_int(structure, "height", &height) != 0,
+        (1...65_535).contains(width), (1...65_535).contains(height)
       else { continue }
       var rates: [FrameRate] = []
-      if gst_structure_get_fraction(structure, "framerate", &frames, &seconds) != 0, frames > 0 {
+      if gst_structure_get_fraction(structure, "framerate", &frames, &seconds) != 0, frames > 0,
+        seconds > 0
+      {
         rates.append(FrameRate(frames: Int(frames), per: Int(seconds)))
       }
       modes.append(

@@ -147,5 +147,9 @@ struct DeviceMonitorReportTests {
     #expect(
       PipeWireCameras.parse("Device found:\n\tname  : x\n\tproperties:\n\t\tnode.name =").isEmpty)
     #expect(PipeWireCameras.parse(String(Self.report.prefix(200))).isEmpty)
+    // The fuzzer's first find: a negative width is no mode (it trapped in FrameSize's users).
+    let negative = Self.report.replacingOccurrences(of: "width=1280", with: "width=-280")
+    #expect(
+      PipeWireCameras.parse(negative).first?.modes.map(\.description) == ["640×480 YUYV 15 fps"])
   }
 }

@@ -149,6 +149,9 @@ struct V4L2Handle {
       switch size.type {
       case V4L2_FRMSIZE_TYPE_DISCRETE.rawValue:
         let discrete = size.discrete
+        guard (1...65_535).contains(discrete.width), (1...65_535).contains(discrete.height) else {
+          continue
+        }
         sizes.append(FrameSize(width: Int(discrete.width), height: Int(discrete.height)))
       default:
         // NB: a stepwise range (v4l2loopback, some capture cards): its ends, and the common
@@ -165,7 +168,7 @@ struct V4L2Handle {
             $0.width > low.width && $0.width < high.width && $0.height > low.height
               && $0.height < high.height
           } + (high == low ? [] : [high])
-        return sizes.filter { $0.width > 0 && $0.height > 0 }
+        return sizes.filter { (1...65_535).contains($0.width) && (1...65_535).contains($0.height) }
       }
     }
     return sizes
