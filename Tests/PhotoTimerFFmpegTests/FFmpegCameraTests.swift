@@ -212,6 +212,27 @@ struct FFmpegCameraTests {
     #expect(ffmpegChildren().isEmpty)
   }
 
+  @Test("A stream that ends mid-count (an IP camera going away) ends the run then, not at zero")
+  func lostMidCount() async throws {
+    // 1.5 s of frames, then ffmpeg ends: the count of 30 s is cut short when it does.
+    let source = camera("testsrc2=size=320x240:rate=30:duration=1.5")
+    let pipeline = CameraPipeline(source: source, sink: nil, clock: ContinuousClock())
+    let engine = PhotoTimerEngine(
+      configuration: PhotoTimerConfiguration(countdownSeconds: 30),
+      services: pipeline.services(location: .disabled(reason: "off")).mapErrors { $0 },
+      clock: ContinuousClock())
+    let start = ContinuousClock.now
+    let result = await engine.run(onEvent: { _ in })
+    guard case .failed(let failure) = result else {
+      Issue.record("expected a failure, got \(result)")
+      return
+    }
+    #expect(failure.cause == .cameraLost)
+    #expect(failure.message.hasPrefix("camera lost: "), "\(failure.message)")
+    #expect(ContinuousClock.now - start < .seconds(20))
+    #expect(ffmpegChildren().isEmpty)
+  }
+
   @Test("ffmpeg missing: a clear message saying how to install it")
   func notInstalled() async {
     let camera = FFmpegCamera(

@@ -66,10 +66,10 @@ struct GStreamerCameraTests {
     for _ in 0..<4 { _ = try await session.nextFrame() }
     let photo = try await session.capture()
     let after = try await session.nextFrame()
-    // The next frame of the stream is one interval or so later than the kept one, never
-    // earlier: the choice is by capture time, not by arrival.
+    // The next frame of the stream is later than the kept one: the choice is by capture time
+    // among frames already taken, never a newer one. (How near the shutter it is depends on
+    // the machine's load: a figure of `make bench`, not a test.)
     #expect(after.timestamp > photo.timestamp)
-    #expect(after.timestamp - photo.timestamp < .milliseconds(200))
     await session.close()
   }
 

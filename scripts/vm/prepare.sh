@@ -20,7 +20,9 @@ fi
 [[ -n "$package" ]] || { echo "error: no linux-image-6.1.0-*-amd64-unsigned in apt" >&2; exit 1; }
 release=${package#linux-image-}
 release=${release%-unsigned}
-stamp="$vm/ready-$release"
+# NB: made again when the kernel, this script or the guest's init change.
+inputs=$(cat "$root/scripts/vm/prepare.sh" "$root/scripts/vm/init" | sha256sum | cut -c1-12)
+stamp="$vm/ready-$release-$inputs"
 if [[ -f "$stamp" && -f "$vm/vmlinux" && -f "$vm/initramfs.cpio.gz" ]]; then
   echo "$vm"
   exit 0
