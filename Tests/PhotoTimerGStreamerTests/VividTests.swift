@@ -166,6 +166,22 @@ struct VividTests {
     #expect(outcome.status("after-cancel") == 0, "\(outcome.text("after-cancel/out.txt"))")
   }
 
+  @Test("An MJPEG-only device (v4l2loopback): its MJPEG mode, the photo decoded whole, its name")
+  func mjpegDevice() async throws {
+    let outcome = try await VividRun.outcome.value
+    #expect(
+      outcome.text("mjpeg/doctor.txt").contains(
+        "/dev/video1 (Loopback MJPEG): uses 640×480 MJPEG 30 fps"),
+      "\(outcome.text("mjpeg/doctor.txt"))")
+    #expect(outcome.status("mjpeg") == 0, "\(outcome.text("mjpeg/err.txt"))")
+    #expect(
+      outcome.lastEvent("mjpeg").contains(
+        "\"text\":\"640×480 MJPEG 30 fps · exposure: the camera's own\""))
+    let photo = try #require(outcome.photo("mjpeg"))
+    let tags = try await VividRun.exif(photo, ["ImageSize", "Model"])
+    #expect(tags["ImageSize"] == "640x480" && tags["Model"] == "Loopback MJPEG", "\(tags)")
+  }
+
   @Test("A buffer the driver flags as an error is skipped: the photo is taken")
   func flaggedBuffer() async throws {
     let outcome = try await VividRun.outcome.value

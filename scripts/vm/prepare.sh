@@ -2,7 +2,8 @@
 # Prepares the tests' VM in .build/vm: Debian 12's own kernel (fetched with `apt-get download`,
 # unpacked with dpkg-deb, never installed), its uncompressed vmlinux (boots about twice as fast
 # under TCG as the bzImage), and an initramfs of busybox-static, scripts/vm/init and the modules
-# for vivid, 9p over virtio and overlayfs. Done once; again only when the kernel changes.
+# for vivid, v4l2loopback (built here), 9p over virtio and overlayfs. Done once; again only when
+# the kernel or these scripts change.
 # Prints the folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,6 +59,34 @@ for module in virtio_pci 9pnet_virtio 9p overlay vivid; do
       echo "$name" >>"$image/modules/order"
     done
 done
+# v4l2loopback (an MJPEG-only device, fed by ffmpeg in the guest): Debian's own source
+# (v4l2loopback-dkms) built against this kernel's headers, all fetched like the kernel and
+# unpacked, never installed (installing the headers would upgrade linux-libc-dev).
+headers="$vm/headers"
+rm -rf "$headers"
+mkdir -p "$headers"
+upstream=${release%%-*}
+(cd "$headers" && apt-get download -qq "linux-headers-$release" \
+  "linux-headers-${release%-amd64}-common" "linux-kbuild-${upstream%.*}" \
+  v4l2loopback-dkms 2>/dev/null) || true
+for deb in "$headers"/*.deb; do dpkg-deb -x "$deb" "$headers/root"; done
+kbuild=$(find "$headers/root/usr/lib" -maxdepth 1 -name 'linux-kbuild-*' | head -1)
+tree="$headers/root/usr/src/linux-headers-$release"
+source=$(find "$headers/root/usr/src" -maxdepth 1 -name 'v4l2loopback-*' | head -1)
+[[ -d "$tree" && -n "$kbuild" && -n "$source" ]] || {
+  echo "error: the headers or v4l2loopback's source could not be fetched for $release" >&2
+  exit 1
+}
+# NB: the headers' Makefile includes the common tree by its installed path.
+sed -i "s|include /usr/src/|include $headers/root/usr/src/|" "$tree/Makefile"
+cp -r "$source" "$headers/v4l2loopback"
+make -s -C "$tree" M="$headers/v4l2loopback" modules >"$headers/build.log" 2>&1 || {
+  echo "error: v4l2loopback did not build against $release; see $headers/build.log" >&2
+  exit 1
+}
+cp "$headers/v4l2loopback/v4l2loopback.ko" "$image/modules/v4l2loopback.ko"
+echo v4l2loopback.ko >>"$image/modules/order"
+rm -rf "$headers"
 (cd "$image" && find . | cpio -o -H newc --quiet | gzip -1 >"$vm/initramfs.cpio.gz")
 rm -rf "$vm/kernel/boot"
 touch "$stamp"

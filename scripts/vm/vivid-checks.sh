@@ -4,7 +4,7 @@
 # PHOTOTIMER is the program to run. The device is vivid's /dev/video0 (webcam input).
 set -u
 bin=${PHOTOTIMER:?}
-device=/dev/video0
+device=${device:-/dev/video0}
 ctl() { v4l2-ctl -d "$device" "$@"; }
 now() { date +%s.%N; }
 # run NAME ARGS…: one photo run in the foreground.
@@ -72,5 +72,22 @@ echo $? >after-cancel/rc
 during flagged 'ctl -c inject_v4l2_buf_flag_error=1' -s 3
 # A fatal streaming error mid-count: the run ends then, not at zero.
 during fatal 'ctl -c inject_fatal_streaming_error=1' -s 30
+# An MJPEG-only device: v4l2loopback fed by ffmpeg (it lists the writer's one format, size
+# and rate, and captures only once the writer runs).
+ffmpeg -loglevel error -re -f lavfi -i testsrc2=size=640x480:rate=30 -c:v mjpeg -q:v 5 \
+  -f v4l2 /dev/video1 >/dev/null 2>&1 &
+writer=$!
+for _ in $(seq 1 300); do
+  v4l2-ctl -d /dev/video1 --list-formats 2>/dev/null | grep -q MJPG && break
+  sleep 0.1
+done
+mkdir -p mjpeg
+"$bin" doctor --no-location >mjpeg/doctor.txt 2>&1
+device=/dev/video1
+run mjpeg -s 1
+device=/dev/video0
+kill "$writer"
+wait "$writer" 2>/dev/null
+
 # Unplugged mid-count (last: the device is gone after it).
 during unplugged 'ctl -c disconnect=1' -s 30
