@@ -1,117 +1,124 @@
 import Foundation
+import PhotoTimer
+import PhotoTimerPOSIX
 
 /// A PipeWire camera for one test: a PipeWire daemon and WirePlumber of its own (a private
 /// runtime folder; WirePlumber under `dbus-run-session`), and a `videotestsrc ! pipewiresink
 /// mode=provide` Video/Source node. Each test starts its own: the fake source serves one
 /// reader at a time, and none once a reader is killed mid-stream.
-final class PipeWireCamera {
+///
+/// NB: every wait is asynchronous (ChildProcess), never a blocking wait on the cooperative
+/// pool: blocked pool threads starved the other suites running alongside.
+final class PipeWireCamera: Sendable {
   /// The node's name.
   let node: String
   /// The runtime folder this process's PipeWire clients are pointed at.
   let runtime: URL
-  private var daemons: [Process] = []
-  private(set) var source: Process?
+  private let daemons: Locked<[ChildProcess]> = Locked([])
+  private let source: Locked<ChildProcess?> = Locked(nil)
 
   struct NotReady: Error, CustomStringConvertible {
     var description: String
   }
 
-  /// Starts the daemon, WirePlumber and the node, and returns once the node is listed.
-  init(
-    node: String = "fakecam", format: String = "YUY2", width: Int = 640, height: Int = 480
-  )
-    throws
-  {
+  private init(node: String) throws {
     self.node = node
     runtime = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-pw-\(getpid())-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(
       at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    // NB: process-wide: PipeWire clients in this process (pipewiresrc) connect here.
-    setenv("PIPEWIRE_RUNTIME_DIR", runtime.path, 1)
-    daemons.append(try start(["pipewire"]))
-    try waitUntil("the PipeWire daemon answers") { try self.tool(["pw-cli", "info", "0"]).0 == 0 }
-    daemons.append(try start(["dbus-run-session", "--", "wireplumber"]))
-    source = try start([
-      "gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=smpte", "!",
-      "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=15/1", "!",
-      "pipewiresink", "mode=provide",
-      // NB: gst-launch joins its arguments and parses them again: the quotes keep the space.
-      "stream-properties=\"props,media.class=Video/Source,node.name=\(node),"
-        + "node.description=\\\"Fake camera\\\"\"",
-    ])
-    try waitUntil("the node \(node) is listed") {
-      try self.tool(["pw-cli", "ls", "Node"]).1.contains("node.name = \"\(node)\"")
+  }
+
+  /// Runs `body` with a PipeWire camera started for it, and stops the camera after, however
+  /// `body` ends.
+  static func with<T>(
+    node: String = "fakecam", _ body: (PipeWireCamera) async throws -> T
+  ) async throws -> T {
+    let camera = try PipeWireCamera(node: node)
+    do {
+      try await camera.start()
+      let result = try await body(camera)
+      await camera.stop()
+      return result
+    } catch {
+      await camera.stop()
+      throw error
     }
   }
 
-  /// Stops the daemon (the camera's PipeWire goes away), leaving the node's process to end.
-  func stopDaemon() {
-    for daemon in daemons { stop(daemon) }
+  /// Starts the daemon, WirePlumber and the node, and returns once the node is listed.
+  private func start() async throws {
+    // NB: process-wide: PipeWire clients in this process (pipewiresrc) connect here.
+    setenv("PIPEWIRE_RUNTIME_DIR", runtime.path, 1)
+    let pipewire = try spawn(["pipewire"])
+    daemons.withLock { $0.append(pipewire) }
+    try await waitUntil("the PipeWire daemon answers") {
+      try await self.tool(["pw-cli", "info", "0"]).exit == .status(0)
+    }
+    let wireplumber = try spawn(["dbus-run-session", "--", "wireplumber"])
+    daemons.withLock { $0.append(wireplumber) }
+    let node = try spawn([
+      "gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=smpte", "!",
+      "video/x-raw,format=YUY2,width=640,height=480,framerate=15/1", "!",
+      "pipewiresink", "mode=provide",
+      // NB: gst-launch joins its arguments and parses them again: the quotes keep the space.
+      "stream-properties=\"props,media.class=Video/Source,node.name=\(self.node),"
+        + "node.description=\\\"Fake camera\\\"\"",
+    ])
+    source.withLock { $0 = node }
+    try await waitUntil("the node \(self.node) is listed") {
+      try await self.tool(["pw-cli", "ls", "Node"]).output.contains(
+        "node.name = \"\(self.node)\"")
+    }
+  }
+
+  /// Stops the daemon (the camera's PipeWire goes away), leaving the node's process.
+  func stopDaemon() async {
+    let running = daemons.withLock { daemons -> [ChildProcess] in
+      defer { daemons = [] }
+      return daemons
+    }
+    for daemon in running { await end(daemon, signal: SIGTERM) }
   }
 
   /// Stops everything and removes the runtime folder.
-  func stop() {
+  func stop() async {
     // NB: gst-launch stops only on SIGINT, and a fake camera has nothing to clean up.
-    if let source, source.isRunning {
-      kill(-source.processIdentifier, SIGKILL)
-      source.waitUntilExit()
-    }
-    stopDaemon()
+    if let node = source.withLock({ $0 }) { await end(node, signal: SIGKILL) }
+    await stopDaemon()
     try? FileManager.default.removeItem(at: runtime)
   }
 
-  deinit { stop() }
-
-  private func environment() -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    environment["XDG_RUNTIME_DIR"] = runtime.path
-    environment["PIPEWIRE_RUNTIME_DIR"] = runtime.path
-    environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-    return environment
+  /// The command in a session of its own (so that stopping the session stops what it
+  /// started: dbus-run-session's wireplumber), its output discarded, pointed at the runtime.
+  private func spawn(_ command: [String]) throws -> ChildProcess {
+    try ChildProcess(
+      command: [
+        "/bin/sh", "-c", "exec setsid env -u DBUS_SESSION_BUS_ADDRESS \"$@\" >/dev/null 2>&1",
+        "sh", "XDG_RUNTIME_DIR=\(runtime.path)", "PIPEWIRE_RUNTIME_DIR=\(runtime.path)",
+      ] + command)
   }
 
-  private func start(_ command: [String]) throws -> Process {
-    let process = Process()
-    // NB: Foundation starts each child as the leader of a process group of its own; stopping
-    // the group stops what it started too (dbus-run-session's wireplumber).
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = command
-    process.environment = environment()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+  private func end(_ child: ChildProcess, signal: Int32) async {
+    // NB: setsid made the child the leader of its own process group.
+    kill(-child.pid, signal)
+    _ = try? await child.stop()
+    child.closePipes()
   }
 
-  private func stop(_ process: Process) {
-    guard process.isRunning else { return }
-    kill(-process.processIdentifier, SIGTERM)
-    process.waitUntilExit()
-  }
-
-  /// Runs a PipeWire tool to its end: its status and output.
-  private func tool(_ command: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = command
-    process.environment = environment()
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+  private func tool(_ command: [String]) async throws -> (exit: ChildProcess.Exit, output: String) {
+    try await ChildProcess.run(
+      ["env", "XDG_RUNTIME_DIR=\(runtime.path)", "PIPEWIRE_RUNTIME_DIR=\(runtime.path)"]
+        + command)
   }
 
   /// Asks again until `ready` says yes: each ask is an answer from PipeWire itself, and the
   /// whole wait is bounded (20 s), failing with what it waited for.
-  private func waitUntil(_ what: String, _ ready: () throws -> Bool) throws {
+  private func waitUntil(_ what: String, _ ready: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(20)
     while ContinuousClock.now < deadline {
-      if try ready() { return }
-      usleep(50_000)
+      if try await ready() { return }
+      try await Task.sleep(for: .milliseconds(50))
     }
     throw NotReady(description: "PipeWire test camera: \(what) did not happen within 20 s")
   }

@@ -10,8 +10,10 @@ import Testing
 struct PipeWireTests {
   @Test("The device monitor lists the node with its modes, and the camera streams from it")
   func listedAndStreamed() async throws {
-    let pipewire = try PipeWireCamera()
-    defer { pipewire.stop() }
+    try await PipeWireCamera.with { _ in try await listedAndStreamedBody() }
+  }
+
+  private func listedAndStreamedBody() async throws {
     let cameras = try await PipeWireCameras.list()
     let listed = try #require(cameras.first { $0.node == "fakecam" }, "listed: \(cameras)")
     #expect(listed.name == "Fake camera")
@@ -31,8 +33,10 @@ struct PipeWireTests {
 
   @Test("phototimer --camera pipewire:NODE takes the photo in the node's mode, named in the EXIF")
   func endToEnd() async throws {
-    let pipewire = try PipeWireCamera()
-    defer { pipewire.stop() }
+    try await PipeWireCamera.with { _ in try await endToEndBody() }
+  }
+
+  private func endToEndBody() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-pw-photos-\(getpid())")
     try? FileManager.default.removeItem(at: folder)
@@ -58,14 +62,16 @@ struct PipeWireTests {
 
   @Test("PipeWire going away mid-stream fails the stream with words, at once")
   func daemonGone() async throws {
-    let pipewire = try PipeWireCamera()
-    defer { pipewire.stop() }
+    try await PipeWireCamera.with { try await daemonGoneBody($0) }
+  }
+
+  private func daemonGoneBody(_ pipewire: PipeWireCamera) async throws {
     let camera = GStreamerCamera(
       device: .pipewire("fakecam"), mode: nil, make: "PipeWire", model: "fakecam",
       stallTimeout: .seconds(1), clock: ContinuousClock())
     let session = try await camera.open()
     _ = try await session.nextFrame()
-    pipewire.stopDaemon()
+    await pipewire.stopDaemon()
     let stopped = ContinuousClock.now
     do {
       try await session.watch()

@@ -79,14 +79,16 @@ public struct CameraSettings: Hashable, Sendable, CustomStringConvertible {
   /// A shutter speed the way cameras show it: `"1/60s"`, `"2s"`, `"0.5s"`.
   public static func shutterText(_ seconds: Double) -> String {
     guard seconds.isFinite, seconds > 0 else { return "?" }
-    if seconds >= 0.3 {
-      let tenths = (seconds * 10).rounded()
-      let text =
-        tenths.truncatingRemainder(dividingBy: 10) == 0
-        ? String(Int(tenths / 10)) : String(tenths / 10)
-      return "\(text)s"
-    }
+    if seconds >= 0.3 { return "\(decimalText(seconds))s" }
     return "1/\(Int((1 / seconds).rounded()))s"
+  }
+
+  /// A number the way cameras show it: one decimal at most, none when whole (`5.6`, `9`).
+  public static func decimalText(_ value: Double) -> String {
+    let tenths = (value * 10).rounded()
+    guard tenths.isFinite, abs(tenths) < 1e15 else { return "?" }
+    return tenths.truncatingRemainder(dividingBy: 10) == 0
+      ? String(Int(tenths / 10)) : String(tenths / 10)
   }
 
   /// The settings as one line: `f/2.8 · 1/60s · ISO 400`, or for a camera that exposes by

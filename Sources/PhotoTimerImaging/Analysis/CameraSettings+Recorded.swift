@@ -10,15 +10,8 @@ extension CameraSettings {
   ///   - iso: The ISO speed.
   /// - Returns: The settings, with the numbers kept alongside the names.
   public static func recorded(fNumber: Double, exposureTime: Double, iso: Int) -> CameraSettings {
-    func decimal(_ value: Double) -> String {
-      let tenths = (value * 10).rounded()
-      return tenths.truncatingRemainder(dividingBy: 10) == 0
-        ? String(Int(tenths / 10)) : String(tenths / 10)
-    }
-    let shutter =
-      exposureTime >= 0.3 ? "\(decimal(exposureTime))s" : "1/\(Int((1 / exposureTime).rounded()))s"
-    return CameraSettings(
-      aperture: "f/\(decimal(fNumber))", shutterSpeed: shutter, iso: iso, fNumber: fNumber,
-      exposureTime: exposureTime)
+    CameraSettings(
+      aperture: "f/\(decimalText(fNumber))", shutterSpeed: shutterText(exposureTime), iso: iso,
+      fNumber: fNumber, exposureTime: exposureTime)
   }
 }
