@@ -61,10 +61,12 @@ tsan:
 # The whole suite under AddressSanitizer (C interop included: libjpeg-turbo, libexif, libpng).
 # NB: leak detection off: Swift's runtime keeps its metadata caches for the process's life; lld:
 # gold warns about every ASan runtime symbol it cannot export. The VM's checks run once, in the
-# plain pass: under emulation they take a minute, and the binary they run is the plain one.
+# plain pass: under emulation they take a minute, and the binary they run is the plain one. The
+# GStreamer suites run in the plain and TSan passes only: twice this pass hung at its end with
+# them in it (every thread idle, an await never resumed; not found yet, see docs/cameras.md).
 asan:
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path $(ASAN_PATH) \
-	  -Xswiftc -use-ld=lld --skip 'VividTests|PipeWireTests'
+	  -Xswiftc -use-ld=lld --skip 'PhotoTimerGStreamerTests'
 
 # Every hand-written parser under libFuzzer for FUZZ_SECONDS each, after replaying its corpus;
 # then the engine's seeded cancel/restart fuzz in a release build: ENGINE_FUZZ_RUNS schedules

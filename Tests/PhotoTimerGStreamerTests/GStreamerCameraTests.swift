@@ -6,7 +6,9 @@ import Testing
 
 @testable import PhotoTimerGStreamer
 
-@Suite("GStreamer's test pattern through the camera: raw and MJPEG, capture, close")
+@Suite(
+  "GStreamer's test pattern through the camera: raw and MJPEG, capture, close",
+  .timeLimit(.minutes(5)))
 struct GStreamerCameraTests {
   static func camera(
     _ format: PixelFormat, width: Int = 320, height: Int = 240, rate: Int = 30

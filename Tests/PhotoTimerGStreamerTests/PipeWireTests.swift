@@ -6,7 +6,9 @@ import Testing
 @testable import PhotoTimerGStreamer
 
 /// NB: serialized: PipeWire's runtime folder is process-wide, and each test has its own daemon.
-@Suite("A PipeWire camera (a daemon, WirePlumber and a node of the test's own)", .serialized)
+@Suite(
+  "A PipeWire camera (a daemon, WirePlumber and a node of the test's own)", .serialized,
+  .timeLimit(.minutes(5)))
 struct PipeWireTests {
   @Test("The device monitor lists the node with its modes, and the camera streams from it")
   func listedAndStreamed() async throws {

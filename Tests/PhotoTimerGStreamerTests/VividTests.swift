@@ -94,7 +94,7 @@ enum VividRun {
   }
 }
 
-@Suite("A real V4L2 driver (vivid) in a VM the tests boot", .serialized)
+@Suite("A real V4L2 driver (vivid) in a VM the tests boot", .serialized, .timeLimit(.minutes(20)))
 struct VividTests {
   @Test("doctor lists every mode and marks the best: 640×480 YUYV at 25 fps")
   func doctor() async throws {
