@@ -42,6 +42,8 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     case step(PreparationStep, Result<StepValue, RunStateMachine.StepError>, elapsed: Duration)
     /// The camera's watch heard that the camera went away.
     case cameraLost(RunStateMachine.StepError)
+    /// The camera's hand-over ended: free (`nil`), or why not.
+    case handedOver(RunStateMachine.StepError?)
     /// A sleep that ended by cancellation.
     case interrupted
   }
@@ -94,7 +96,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     let services = services
     var machine = RunStateMachine(
       configuration: configuration, required: services.requiredSteps,
-      skipped: services.skippedSteps)
+      skipped: services.skippedSteps, handOverLead: services.camera.handOver?.lead())
 
     let result = await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
       if let shootNow {
@@ -131,6 +133,20 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
                 return .timer(timer)
               } catch {
                 return .interrupted
+              }
+            }
+          case .startHandOver:
+            guard let handOver = services.camera.handOver else {
+              preconditionFailure("Internal inconsistency: a hand-over for a camera without one")
+            }
+            group.addTask {
+              do {
+                try await handOver.perform()
+                return .handedOver(nil)
+              } catch is CancellationError {
+                return .interrupted
+              } catch {
+                return .handedOver(RunStateMachine.StepError(message: Self.message(for: error)))
               }
             }
           case .askReady(let steps):
@@ -186,6 +202,7 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             }
           }
         case .cameraLost(let error): pending = machine.handle(.cameraLost(error), at: now)
+        case .handedOver(let error): pending = machine.handle(.handedOver(error), at: now)
         case .interrupted: pending = []
         }
       }

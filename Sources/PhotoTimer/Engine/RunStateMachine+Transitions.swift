@@ -2,6 +2,16 @@ extension RunStateMachine {
   /// Publishes the first tick's wake-up, or reaches zero at once for a count of zero.
   mutating func startCount(at now: Duration) -> [Action] {
     countOrigin = now
+    var actions: [Action] = []
+    if let handOverLead, handOver == .pending(due: false) {
+      // NB: a lead longer than the count is due at once.
+      actions.append(
+        .schedule(.handOver, at: max(now, countOrigin + countdown.zero - handOverLead)))
+    }
+    return actions + startTicking(at: now)
+  }
+
+  private mutating func startTicking(at now: Duration) -> [Action] {
     if let first = countdown.nextDeadline(after: .zero) {
       phase = .counting(remaining: countdown.ticks)
       return [.schedule(.tick, at: countOrigin + first)]
@@ -25,16 +35,18 @@ extension RunStateMachine {
   }
 
   mutating func reachZero(at now: Duration) -> [Action] {
-    let waitingFor = pendingRequired
-    guard !waitingFor.isEmpty else { return shoot(at: now) }
+    // NB: taken now (or zero came early): the hand-over cannot wait for its lead any more.
+    var actions = handOverDue(at: now)
+    let waitingFor = waitingAtZero
+    guard !waitingFor.isEmpty else { return actions + shoot(at: now) }
     phase = .waiting
-    var actions: [Action] = [
+    actions += [
       .publish(event(.waiting(for: waitingFor), at: now)),
       .schedule(.waitLimit, at: max(now, countOrigin + countdown.zero) + waitLimit),
     ]
     // NB: take it now during sequential preparations: a required step not started yet
     // starts now, so there is something to wait for.
-    for step in waitingFor where !running.contains(step) { actions.append(startStep(step)) }
+    for step in pendingRequired where !running.contains(step) { actions.append(startStep(step)) }
     return actions
   }
 
@@ -62,12 +74,58 @@ extension RunStateMachine {
       } else {
         actions += startCount(at: now)
       }
-    case .waiting where pendingRequired.isEmpty:
-      actions += shoot(at: now)
     default:
       break
     }
+    if step == .camera, case .success = result { actions += startHandOverIfDue() }
+    if phase == .waiting, waitingAtZero.isEmpty { actions += shoot(at: now) }
     return actions
+  }
+
+  /// The hand-over's lead before zero has come (or zero itself): it starts now if the
+  /// camera is ready, else as soon as it is.
+  mutating func handOverDue(at now: Duration) -> [Action] {
+    switch phase {
+    case .preparing, .counting, .waiting: break
+    case .collecting, .capturing, .finished: return []
+    }
+    guard case .pending = handOver else { return [] }
+    handOver = .pending(due: true)
+    return startHandOverIfDue()
+  }
+
+  mutating func startHandOverIfDue() -> [Action] {
+    guard handOver == .pending(due: true), settings != nil else { return [] }
+    handOver = .running
+    return [.startHandOver]
+  }
+
+  /// The camera's hand-over ended: the shutter may fire if it was waiting for it.
+  mutating func handedOver(_ error: StepError?, at now: Duration) -> [Action] {
+    guard handOver == .running else { return [] }
+    handOver = .done
+    switch phase {
+    case .preparing, .counting, .waiting: break
+    case .collecting, .capturing, .finished: return []
+    }
+    if let error {
+      return fail(
+        PhotoTimerFailure(
+          cause: .stepFailed(.camera), message: "camera not free to shoot: \(error.message)"),
+        at: now)
+    }
+    if phase == .waiting, waitingAtZero.isEmpty { return shoot(at: now) }
+    return []
+  }
+
+  /// What the shutter waits for at zero: the required steps not ended, and the camera while
+  /// its hand-over has not ended.
+  var waitingAtZero: [PreparationStep] {
+    let pending = pendingRequired
+    switch handOver {
+    case .notNeeded, .done: return pending
+    case .pending, .running: return pending.contains(.camera) ? pending : [.camera] + pending
+    }
   }
 
   /// The camera went away during the count (or the wait): the run ends now, not at zero.
@@ -84,9 +142,18 @@ extension RunStateMachine {
 
   mutating func waitRanOut(at now: Duration) -> [Action] {
     guard phase == .waiting else { return [] }
-    let late = pendingRequired
+    let late = waitingAtZero
     let names = late.map(\.rawValue).joined(separator: " and ")
     let waited = waitLimit.formattedSeconds(fractionDigits: 1)
+    if late == [.camera], !pendingRequired.contains(.camera) {
+      return fail(
+        PhotoTimerFailure(
+          cause: .notReadyInTime(late),
+          message: "camera still not free to shoot \(waited) s after the countdown ended (it "
+            + "was ending its live view); check that it is connected and answering, or allow a "
+            + "longer wait"),
+        at: now)
+    }
     let failure = PhotoTimerFailure(
       cause: .notReadyInTime(late),
       message: "\(names) not ready \(waited) s after the countdown ended; check that the "

@@ -34,6 +34,8 @@ struct RunStateMachine {
     case tick
     /// The bounded wait after zero has run out.
     case waitLimit
+    /// The camera's hand-over is due (its lead before zero).
+    case handOver
   }
 
   /// Something that happened, for the machine to react to.
@@ -51,6 +53,8 @@ struct RunStateMachine {
     case captureEnded(Result<CapturedFile, StepError>)
     /// The camera, ready already, went away before the shutter.
     case cameraLost(StepError)
+    /// The camera's hand-over ended: free to shoot (`nil`), or why not.
+    case handedOver(StepError?)
   }
 
   /// A step's or capture's failure, reduced to its message.
@@ -78,6 +82,9 @@ struct RunStateMachine {
     /// Ask these steps, still running at the shutter, what they already know; answer with
     /// ``Input/readyAtShutter(_:)``.
     case askReady([PreparationStep])
+    /// Start the camera's hand-over (``CameraHandOver``); its end comes back as
+    /// ``Input/handedOver(_:)``.
+    case startHandOver
     /// Cancel the steps still running and take the photo.
     case capture(CaptureRequest)
     /// Stop everything; the run is over.
@@ -101,11 +108,29 @@ struct RunStateMachine {
   var settings: CameraSettings?
   var location: LocationTag?
   var suggestion: FilterSuggestion?
+  /// How long before zero the camera's hand-over starts; `nil` when it has none.
+  let handOverLead: Duration?
+  /// Where the camera's hand-over is.
+  var handOver: HandOverProgress
+
+  /// Where the camera's hand-over is (``CameraHandOver``).
+  enum HandOverProgress: Equatable {
+    /// The camera has none: it can shoot at any moment.
+    case notNeeded
+    /// Not started; `due` once its lead before zero (or zero) has come.
+    case pending(due: Bool)
+    /// Under way.
+    case running
+    /// Ended: the camera is free.
+    case done
+  }
 
   init(
     configuration: PhotoTimerConfiguration, required: Set<PreparationStep>,
-    skipped: [PreparationStep: String] = [:]
+    skipped: [PreparationStep: String] = [:], handOverLead: Duration? = nil
   ) {
+    self.handOverLead = handOverLead
+    handOver = handOverLead == nil ? .notNeeded : .pending(due: false)
     countdown = Countdown(
       ticks: configuration.countdownSeconds, interval: configuration.tickInterval)
     waitLimit = configuration.cameraWaitLimit
@@ -151,6 +176,8 @@ struct RunStateMachine {
       }
     case .timerFired(.tick): return tick(at: now)
     case .timerFired(.waitLimit): return waitRanOut(at: now)
+    case .timerFired(.handOver): return handOverDue(at: now)
+    case .handedOver(let error): return handedOver(error, at: now)
     case .stepEnded(let step, let result, let elapsed):
       return stepEnded(step, result, elapsed: elapsed, at: now)
     case .readyAtShutter(let answers): return collected(answers)

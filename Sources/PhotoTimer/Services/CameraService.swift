@@ -76,6 +76,10 @@ public struct CameraService: Sendable {
   /// ``prepare`` to the shutter and fails the run at once when it throws; it must return
   /// (or throw `CancellationError`) promptly when its task is cancelled.
   public var watch: (@Sendable () async throws -> Void)?
+  /// What must happen before this camera can shoot (a DSLR's live view letting go of the
+  /// device), or `nil` when it can shoot at any moment. The engine starts it ahead of zero and
+  /// the shutter waits for it.
+  public var handOver: CameraHandOver?
 
   /// Takes the photo and returns the file written (``shoot`` without the settings).
   public var capture: @Sendable (CaptureRequest) async throws -> URL? {
@@ -119,5 +123,39 @@ public struct CameraService: Sendable {
     self.prepare = prepare
     self.shoot = shoot
     self.release = release
+  }
+}
+
+/// What a camera must do before it can shoot, and how long that takes: a DSLR's live view
+/// holds the device, and gphoto2 can capture only once the live view has let go of it.
+///
+/// The engine starts ``perform`` ``lead`` before zero (at once when the camera becomes ready
+/// later than that, or when the user takes the photo now). If it has not finished at zero, the
+/// run waits (``PhotoTimerStatus/waiting(for:)`` the camera, showing ``status``) within the
+/// same bound as for a camera that is not ready, and the shutter fires the moment it has.
+public struct CameraHandOver: Sendable {
+  /// How long before zero to start, read at the start of each run (a camera learns it from
+  /// the hand-overs it measured).
+  public var lead: @Sendable () -> Duration
+  /// Frees the camera for the shutter; returns once it is free. A throw fails the run.
+  public var perform: @Sendable () async throws -> Void
+  /// What the hand-over is waiting for right now (`"waiting for the camera to end its live
+  /// view…"`), or `nil` when it is not under way.
+  public var status: @Sendable () -> String?
+
+  /// Creates a hand-over.
+  ///
+  /// - Parameters:
+  ///   - lead: How long before zero to start it.
+  ///   - perform: Frees the camera; returns once it is free.
+  ///   - status: What it is waiting for right now, if it is under way.
+  public init(
+    lead: @escaping @Sendable () -> Duration,
+    perform: @escaping @Sendable () async throws -> Void,
+    status: @escaping @Sendable () -> String? = { nil }
+  ) {
+    self.lead = lead
+    self.perform = perform
+    self.status = status
   }
 }

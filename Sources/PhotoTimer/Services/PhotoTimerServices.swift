@@ -62,15 +62,22 @@ public struct PhotoTimerServices: Sendable {
     return .failure(RunStateMachine.StepError(message: dropReason(for: step)))
   }
 
+  /// What `step` is waiting for right now, as its service says, or `nil` when it says
+  /// nothing: for the camera, its hand-over's (``CameraHandOver/status``).
+  ///
+  /// - Parameter step: The step.
+  /// - Returns: A short phrase such as `"waiting for a satellite fix"`, or `nil`.
+  public func status(of step: PreparationStep) -> String? {
+    switch step {
+    case .camera: camera.handOver?.status()
+    case .location: location.status()
+    case .filter: filter.status()
+    }
+  }
+
   /// Why `step` is dropped at the shutter: its own live status, else a general reason.
   func dropReason(for step: PreparationStep) -> String {
-    let status: String? =
-      switch step {
-      case .camera: nil
-      case .location: location.status()
-      case .filter: filter.status()
-      }
-    return status ?? step.droppedReason
+    (step == .camera ? nil : status(of: step)) ?? step.droppedReason
   }
 
   /// Each step's work, typed as the value it produces.
