@@ -304,18 +304,12 @@ final class CommandSession: Sendable {
   private func makeDisplay(_ mode: CommandOptions.OutputMode) -> any RunDisplay {
     let services = services
     switch mode {
-    case .json: return JSONDisplay()
-    case .plain: return PlainDisplay()
+    case .json: return JSONDisplay(status: services.status(of:))
+    case .plain: return PlainDisplay(status: services.status(of:))
     case .live:
       return LiveDisplay(
         title: title, color: options.color, beep: options.beep ?? true, terminal: Terminal(),
-        status: { step in
-          switch step {
-          case .camera: nil
-          case .location: services.location.status()
-          case .filter: services.filter.status()
-          }
-        }, preview: screen.preview)
+        status: services.status(of:), preview: screen.preview)
     }
   }
 

@@ -100,8 +100,7 @@ package enum ProgramSetup {
         executable: gphoto2.executable, launcher: gphoto2.launcher, store: store, clock: clock)
       services = dslr.services(
         location: services.location, liveView: live,
-        view: live?.source as? GPhoto2LiveView<ContinuousClock>,
-        countdown: .seconds(options.seconds))
+        view: live?.source as? GPhoto2LiveView<ContinuousClock>)
     } else if let camera {
       services = try pipeline(camera, options).services(location: services.location)
     }

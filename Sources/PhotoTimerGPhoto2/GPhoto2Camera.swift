@@ -33,8 +33,17 @@ public enum GPhoto2Error: Error, Hashable, Sendable, CustomStringConvertible {
   case notInstalled
   /// No camera was detected.
   case noCamera
-  /// Another program (the desktop's gvfs) holds the camera.
-  case cameraClaimed
+  /// Another program holds the camera: the ones found holding its USB device (the desktop's
+  /// `gvfsd-gphoto2`, a photo manager), or none found.
+  case cameraClaimed(by: [DeviceHolders.Holder])
+  /// The camera refused to be claimed just after our own live view ended: it was still
+  /// closing that session.
+  case liveViewStillClosing
+  /// Our own live view did not let go of the camera within the limit and was killed.
+  case liveViewKilled(after: Duration)
+  /// The camera does not offer this operation (`-6: Unsupported operation`), with gphoto2's
+  /// words: it answered, it just has no such thing (a live view, a preview).
+  case unsupported(String)
   /// The camera is busy, usually because focus could not lock.
   case busy
   /// Any other failure, with gphoto2's words.
@@ -47,9 +56,24 @@ public enum GPhoto2Error: Error, Hashable, Sendable, CustomStringConvertible {
       "gphoto2 is not installed; install it (sudo apt-get install gphoto2) or use another camera"
     case .noCamera:
       "no camera found by gphoto2: connect it by USB, switch it on and set it to PTP/PC mode"
-    case .cameraClaimed:
-      "could not claim the USB camera: the desktop holds it; release it with 'gio mount -s "
-        + "gphoto2' (or 'pkill -f gvfs-gphoto2-volume-monitor') and try again"
+    case .cameraClaimed(let holders) where holders.isEmpty:
+      "could not claim the USB camera: another program holds it (often the desktop's gvfs: "
+        + "release it with 'gio mount -s gphoto2'); close it and try again"
+    case .cameraClaimed(let holders):
+      "could not claim the USB camera: \(holders.map(\.description).joined(separator: ", ")) "
+        + (holders.count == 1 ? "holds" : "hold") + " it; "
+        + (holders.contains { $0.program.hasPrefix("gvfs") }
+          ? "release it with 'gio mount -s gphoto2' (or 'pkill -f gvfs-gphoto2-volume-monitor')"
+          : "close it") + " and try again"
+    case .liveViewStillClosing:
+      "the camera was still ending our own live view and refused the capture; try again "
+        + "(the live view now stops earlier before zero)"
+    case .liveViewKilled(let took):
+      "our live view (gphoto2) had not let go of the camera \(took.formattedSeconds(fractionDigits: 0)) s "
+        + "after it was asked to and was killed; the camera may keep that session open: switch "
+        + "it off and on, then try again"
+    case .unsupported(let words):
+      "the camera does not offer this through gphoto2 (\(words))"
     case .busy:
       "the camera is busy (PTP Device Busy), usually because it could not lock focus: aim at "
         + "something with contrast, or switch the lens to manual focus"
@@ -60,16 +84,20 @@ public enum GPhoto2Error: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// The error gphoto2's output describes.
   static func from(output: String) -> GPhoto2Error {
-    if output.contains("Could not claim the USB device") { return .cameraClaimed }
+    if output.contains("Could not claim the USB device") { return .cameraClaimed(by: []) }
     if output.contains("PTP Device Busy") { return .busy }
     if output.contains("Could not detect any camera") || output.contains("No camera found") {
       return .noCamera
     }
     let errors = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { $0.hasPrefix("*** Error") || $0.contains("rror") }
-    return .failed(
+    let words =
       errors.suffix(2).joined(separator: " / ").isEmpty
-        ? "no reason given" : errors.suffix(2).joined(separator: " / "))
+      ? "no reason given" : errors.suffix(2).joined(separator: " / ")
+    if output.contains("Unsupported operation") || output.contains("(-6:") {
+      return .unsupported(words)
+    }
+    return .failed(words)
   }
 }
 
@@ -86,6 +114,12 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   /// A command put before the program, such as `["/bin/sh"]` to run a script; empty by
   /// default.
   public var launcher: [String]
+  /// Where USB device nodes are (`usb:001,005` is `001/005` under it), to name who holds a
+  /// camera that cannot be claimed; default `/dev/bus/usb`.
+  public var usbDevices = "/dev/bus/usb"
+  /// How long, after our own live view let go of the camera, a refused capture is tried
+  /// again (a camera can still be closing that session); default 2 s.
+  public var settleAfterLiveView = Duration.seconds(2)
   /// Where photos go; `nil` takes them without keeping a file.
   public var store: PhotoStore?
   /// The clock (for the preview's timestamp).
@@ -126,76 +160,75 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   /// The engine's services: this camera, the look suggested from its preview (one
   /// `--capture-preview`), `location`.
   public func services(location: Preparation<LocationTag>) -> PhotoTimerServices {
-    services(location: location, liveView: nil, view: GPhoto2LiveView<C>?.none, countdown: .zero)
+    services(location: location, liveView: nil, view: GPhoto2LiveView<C>?.none)
   }
 
   /// The engine's services with the screen's live view.
   ///
-  /// With a live view (`liveView`, the ``LiveCamera`` the screen holds over `view`), the
-  /// camera step meters on its stream, and the live view is stopped ahead of zero by the
-  /// time a stop takes (measured in the session; 0.5 s until the first), so the camera is
-  /// free when the shutter claims it; it streams again when the run ends.
+  /// The camera step finds the camera and makes sure it answers (a camera that does not is
+  /// found out during the count, not at zero): it meters on the live view's stream when there
+  /// is one, else on one `--capture-preview`; the exposure is the camera's own. With a live
+  /// view, the camera's ``CameraService/handOver`` stops it ahead of zero by the live view's
+  /// ``GPhoto2LiveView/lead``, waiting for gphoto2 to close the camera; the shutter waits
+  /// for that, and the live view streams again when the run ends, photo or not.
   ///
   /// - Parameters:
   ///   - location: The location step.
   ///   - liveView: The screen's live camera over `view`, or `nil` for none.
   ///   - view: The live view `liveView` runs.
-  ///   - countdown: How long each run counts (when the live view is stopped).
   public func services<V: Clock>(
-    location: Preparation<LocationTag>, liveView: LiveCamera?, view: GPhoto2LiveView<V>?,
-    countdown: Duration
+    location: Preparation<LocationTag>, liveView: LiveCamera?, view: GPhoto2LiveView<V>?
   ) -> PhotoTimerServices where V.Duration == Duration {
     let suggestion = Locked<FilterSuggestion?>(nil)
     let suggested = OneShot<FilterSuggestion>()
     let detected = Locked<DetectedCamera?>(nil)
-    let stopping = Locked<Task<Void, Never>?>(nil)
-    let clock = clock
-    let camera = CameraService(
+    var camera = CameraService(
       prepare: {
-        let start = clock.now
         do {
           let cameras = try await detect()
           guard let first = cameras.first else { throw GPhoto2Error.noCamera }
           detected.withLock { $0 = first }
-          let preview = try? await self.preview(liveView: liveView)
-          let sceneEV = preview.map { Metering.sceneEV(of: $0) } ?? 10
+          let preview: Frame?
+          do {
+            preview = try await self.preview(liveView: liveView)
+          } catch GPhoto2Error.unsupported {
+            // NB: it answered; it has no preview to meter on.
+            preview = nil
+          }
+          let sceneEV = preview.map { Metering.sceneEV(of: $0) }
           let look =
-            preview.map { FilterAdvisor().suggest(for: $0, sceneEV: sceneEV) }
+            preview.map { FilterAdvisor().suggest(for: $0, sceneEV: sceneEV ?? 10) }
             ?? FilterSuggestion(
               filter: .natural, confidence: 0.5, reason: "no preview from the camera")
           suggestion.withLock { $0 = look }
           suggested.fulfil(.success(look))
-          if let session = view?.session, session.isStreaming {
-            // NB: the live view holds the camera: stop it a stop's time before zero.
-            let margin = session.margin ?? .milliseconds(500)
-            let task = Task {
-              try? await clock.sleep(until: start.advanced(by: countdown - margin), tolerance: nil)
-              guard !Task.isCancelled else { return }
-              await session.pause()
-            }
-            stopping.withLock { $0 = task }
-          }
-          return ExposureProgram.standard.settings(forSceneEV: sceneEV)
+          // NB: a DSLR meters and exposes by itself: nothing of ours is claimed for it.
+          return .cameraOwn(mode: nil, sceneEV: sceneEV)
         } catch {
           suggested.fulfil(.failure(error))
           throw error
         }
       },
       shoot: { request in
-        // Taken early (or the stop is late): stop the live view now.
-        stopping.withLock { $0 }?.cancel()
+        // NB: the engine has handed the camera over already; anyone else shooting directly
+        // stops the live view here.
         await view?.session?.pause()
-        return try await self.capture(request, camera: detected.withLock { $0 })
+        return try await self.capture(
+          request, camera: detected.withLock { $0 }, liveView: view?.session)
       },
       release: {
-        let task = stopping.withLock { task -> Task<Void, Never>? in
-          defer { task = nil }
-          return task
-        }
-        task?.cancel()
-        await task?.value
+        // NB: after every run, photo or not: a stop still under way is waited for first.
+        await view?.session?.stopped()
         if let liveView, !liveView.isClosed { try? view?.session?.resume() }
       })
+    if let view {
+      camera.handOver = CameraHandOver(
+        lead: { view.lead },
+        perform: { await view.session?.pause() },
+        status: {
+          view.session?.isStopping == true ? "waiting for the camera to end its live view…" : nil
+        })
+    }
     let filter = Preparation<FilterSuggestion>(
       isRequired: false, status: { "waiting for the camera's preview" },
       ready: { suggestion.withLock { $0 } }
@@ -294,11 +327,20 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   /// Shoots, downloads, adds our EXIF and saves; reports the exposure the camera recorded
   /// (its own metering decides it), or the estimate with a note when it recorded none.
   func capture(_ request: CaptureRequest, camera: DetectedCamera?) async throws -> CapturedShot {
+    try await capture(request, camera: camera, liveView: GPhoto2LiveSession<C>?.none)
+  }
+
+  func capture<V: Clock>(
+    _ request: CaptureRequest, camera: DetectedCamera?, liveView: GPhoto2LiveSession<V>?
+  ) async throws -> CapturedShot {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let output = try await run([
-      "--capture-image-and-download", "--filename", folder + "/capture.%C", "--force-overwrite",
-    ])
+    let output = try await claiming(camera, after: liveView) {
+      try await run([
+        "--capture-image-and-download", "--filename", folder + "/capture.%C",
+        "--force-overwrite",
+      ])
+    }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     guard let name = names.first(where: { $0.lowercased().hasSuffix(".jpg") }) else {
       throw names.isEmpty
@@ -315,12 +357,48 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     let recorded = JPEGFile.recordedExposure(in: jpeg).map {
       CameraSettings.recorded(fNumber: $0.fNumber, exposureTime: $0.exposureTime, iso: $0.iso)
     }
-    let note =
-      recorded == nil
-      ? "the camera recorded no exposure; these are the estimate metered during the count" : nil
+    let note = recorded == nil ? "the camera recorded no exposure in its photo" : nil
     guard let store else { return CapturedShot(file: nil, settings: recorded, settingsNote: note) }
     let file = try await store.save(jpeg: merged, date: date, timeZone: .current, variant: nil)
     return CapturedShot(file: file, settings: recorded, settingsNote: note)
+  }
+
+  /// Runs `body`; when the camera cannot be claimed, says who holds it and never blames
+  /// another program for what our own live view did: a camera still closing our live view's
+  /// session is tried again for ``settleAfterLiveView``, one our live view was killed on says
+  /// so, and the holders of its USB device are named.
+  private func claiming<V: Clock, T>(
+    _ camera: DetectedCamera?, after liveView: GPhoto2LiveSession<V>?,
+    _ body: () async throws -> T
+  ) async throws -> T {
+    while true {
+      do {
+        return try await body()
+      } catch GPhoto2Error.cameraClaimed {
+        let stop = liveView?.lastStop
+        if let stop, stop.forced { throw GPhoto2Error.liveViewKilled(after: stop.took) }
+        let ours = liveView?.streamingProcess
+        let holders = camera.flatMap(usbNode).map { DeviceHolders.of($0) } ?? []
+        let others = holders.filter { $0.pid != ours }
+        if let stop, others.isEmpty {
+          guard stop.ended.duration(to: .now) < settleAfterLiveView else {
+            throw GPhoto2Error.liveViewStillClosing
+          }
+          try await clock.sleep(for: .milliseconds(250))
+          continue
+        }
+        if others.isEmpty, ours != nil { throw GPhoto2Error.liveViewStillClosing }
+        throw GPhoto2Error.cameraClaimed(by: others)
+      }
+    }
+  }
+
+  /// The device node of a USB camera's port (`usb:001,005` → `/dev/bus/usb/001/005`).
+  func usbNode(_ camera: DetectedCamera) -> String? {
+    guard camera.port.hasPrefix("usb:") else { return nil }
+    let numbers = camera.port.dropFirst(4).split(separator: ",")
+    guard numbers.count == 2, numbers.allSatisfy({ Int($0) != nil }) else { return nil }
+    return "\(usbDevices)/\(numbers[0])/\(numbers[1])"
   }
 
   /// Runs gphoto2 and returns what it printed, or throws the error it describes.

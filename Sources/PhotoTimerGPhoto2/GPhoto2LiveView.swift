@@ -8,11 +8,14 @@ import PhotoTimerPOSIX
 /// thread of its own, each picture decoded there (off the cooperative pool).
 ///
 /// The camera takes one gphoto2 at a time: while the live view streams, a capture would find
-/// the device busy. So the session ``GPhoto2LiveSession/pause()``s it just before the shutter
-/// (gphoto2 stopped and reaped: the device is free) and ``GPhoto2LiveSession/resume()``s it
-/// after; how long a stop takes is measured each time, and the shutter step stops the live
-/// view that long before zero. Give it to a ``LiveCamera`` for the screen, and the session to
-/// ``GPhoto2Camera/services(location:liveView:countdown:)``.
+/// the device busy. So the session ``GPhoto2LiveSession/pause()``s it before the shutter
+/// (gphoto2 asked to stop and waited for until it has closed the camera: the device is free)
+/// and ``GPhoto2LiveSession/resume()``s it after. A gphoto2 that is closing the camera is
+/// never killed mid-close (a SIGKILL then can leave a real camera's PTP session open until it
+/// is replugged): it is waited for up to ``closeLimit``. How long each stop took is measured
+/// on this camera, across sessions, and ``lead`` (how long before zero the engine starts the
+/// hand-over) learns from it, starting cautious. Give it to a ``LiveCamera`` for the screen,
+/// and both to ``GPhoto2Camera/services(location:liveView:view:)``.
 public struct GPhoto2LiveView<C: Clock>: CameraSource where C.Duration == Duration {
   /// The gphoto2 program.
   public var executable: String
@@ -20,16 +23,39 @@ public struct GPhoto2LiveView<C: Clock>: CameraSource where C.Duration == Durati
   public var launcher: [String]
   /// The clock frames are stamped on.
   public var clock: C
+  /// How long a gphoto2 asked to stop is waited for before it is killed: a camera closing its
+  /// session takes its time (2–3 s is common), and one killed mid-close can stay claimed
+  /// until it is replugged. Default 30 s; only a hung gphoto2 takes that long.
+  public var closeLimit: Duration
   private let current = Locked<GPhoto2LiveSession<C>?>(nil)
+  /// The stops measured on this camera, newest last (shared by every session it opens).
+  let stops = Locked<[GPhoto2LiveStop]>([])
+
+  /// The lead before zero until a stop has been measured: a real camera can take 2–3 s to
+  /// end its live view (andi34/photobooth #412).
+  public static var cautiousLead: Duration { .seconds(3) }
+
+  /// How long before zero the live view should be stopped: ``cautiousLead`` until a stop has
+  /// been measured on this camera, then half again the longest of the last five, plus
+  /// 250 ms, capped at ``closeLimit``.
+  public var lead: Duration {
+    let recent = stops.withLock { $0.suffix(5).map(\.took) }
+    guard let longest = recent.max() else { return Self.cautiousLead }
+    return min(closeLimit, longest * 1.5 + .milliseconds(250))
+  }
 
   /// The session opened last (the one the shutter pauses), if any.
   public var session: GPhoto2LiveSession<C>? { current.withLock { $0 } }
 
   /// Creates the live view.
-  public init(executable: String = "gphoto2", launcher: [String] = [], clock: C) {
+  public init(
+    executable: String = "gphoto2", launcher: [String] = [], clock: C,
+    closeLimit: Duration = .seconds(30)
+  ) {
     self.executable = executable
     self.launcher = launcher
     self.clock = clock
+    self.closeLimit = closeLimit
   }
 
   /// `"gphoto2"`.
@@ -48,6 +74,18 @@ public struct GPhoto2LiveView<C: Clock>: CameraSource where C.Duration == Durati
   }
 }
 
+/// One stop of a live view: how long gphoto2 took to close the camera after SIGTERM, and
+/// whether it had to be killed.
+public struct GPhoto2LiveStop: Hashable, Sendable {
+  /// SIGTERM to reaped.
+  public var took: Duration
+  /// Whether it outlasted ``GPhoto2LiveView/closeLimit`` and was killed (the camera may
+  /// still hold its session).
+  public var forced: Bool
+  /// When it ended.
+  public var ended: ContinuousClock.Instant
+}
+
 /// An open live view; see ``GPhoto2LiveView``.
 public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration == Duration {
   private struct Movie {
@@ -61,8 +99,8 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
     /// A stop in progress: every caller of `pause()` waits for the same one.
     var stopping: Task<Void, Never>?
     var closed = false
-    /// How long each stop took (SIGTERM to reaped: the device free).
-    var stops: [Duration] = []
+    /// This session's last stop.
+    var lastStop: GPhoto2LiveStop?
   }
 
   private let view: GPhoto2LiveView<C>
@@ -75,15 +113,25 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
     opened = view.clock.now
   }
 
-  /// How long stopping the live view takes, as measured in this session (the median of the
-  /// stops so far), or `nil` before the first stop.
+  /// How long stopping the live view takes, as measured on this camera (the median of the
+  /// last stops), or `nil` before the first stop.
   public var margin: Duration? {
-    let stops = state.withLock { $0.stops }.sorted()
+    let stops = view.stops.withLock { $0.map(\.took) }.sorted()
     return stops.isEmpty ? nil : stops[stops.count / 2]
   }
 
   /// Whether the live view is streaming (not paused for a shot, not closed).
   public var isStreaming: Bool { state.withLock { $0.movie != nil } }
+
+  /// Whether a stop is under way: gphoto2 asked to end the live view and not yet gone.
+  public var isStopping: Bool { state.withLock { $0.stopping != nil } }
+
+  /// This session's last stop, or `nil` before the first.
+  public var lastStop: GPhoto2LiveStop? { state.withLock { $0.lastStop } }
+
+  /// The process id of the gphoto2 streaming now (or stopping), if any: a holder of the
+  /// camera that is ours.
+  public var streamingProcess: Int32? { state.withLock { $0.movie?.child.pid } }
 
   /// Starts (again) streaming: a new gphoto2 `--capture-movie`.
   ///
@@ -130,18 +178,29 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
     }
   }
 
+  /// Waits until any stop under way has ended, without stopping a streaming live view.
+  public func stopped() async {
+    await state.withLock { $0.stopping }?.value
+  }
+
   private func stop(_ movie: Movie) async {
     let start = ContinuousClock.now
-    movie.child.terminate(grace: .seconds(1))
+    // NB: never killed while it closes the camera, only once it outlasts the limit (hung).
+    movie.child.terminate(grace: view.closeLimit)
     movie.wake.signal()
     await movie.reader?.join()
-    _ = try? await movie.child.wait()
+    let exit = try? await movie.child.wait()
     movie.child.closePipes()
     movie.wake.close()
-    let took = start.duration(to: .now)
-    state.withLock { state in
-      state.stops.append(took)
-      if state.stops.count > 20 { state.stops.removeFirst() }
+    let end = ContinuousClock.now
+    let measured = GPhoto2LiveStop(
+      took: start.duration(to: end), forced: exit == .signal(SIGKILL), ended: end)
+    state.withLock { $0.lastStop = measured }
+    // NB: a forced stop says how long the camera did not answer, not how long a close takes.
+    guard !measured.forced else { return }
+    view.stops.withLock { stops in
+      stops.append(measured)
+      if stops.count > 20 { stops.removeFirst() }
     }
   }
 

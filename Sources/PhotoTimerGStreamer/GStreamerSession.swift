@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerPOSIX
 
 /// An open GStreamer camera: the pipeline, the ring of the last second of samples (MJPEG
 /// frames kept as they came), and the watch that notices a camera that stopped sending.

@@ -316,13 +316,7 @@ final class PhotoTimerWindow {
       let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
       self.camera = camera
       self.model = model
-      statusOf = { step in
-        switch step {
-        case .camera: nil
-        case .location: services.location.status()
-        case .filter: services.filter.status()
-        }
-      }
+      statusOf = services.status(of:)
       observe(model)
       events = Task { [weak self] in
         for await event in model.events() { self?.handle(event, of: model) }
@@ -486,7 +480,8 @@ final class PhotoTimerWindow {
     case .counting(let remaining):
       line = remaining > 0 ? "Counting: space takes it now, Esc cancels" : "Shutter…"
     case .waiting(let steps):
-      line = "Waiting for \(steps.map(\.rawValue).joined(separator: " and "))…"
+      let words = PhotoTimerStatus.waitingLine(for: steps, status: statusOf)
+      line = words.prefix(1).uppercased() + words.dropFirst() + (words.hasSuffix("…") ? "" : "…")
     case .capturing: line = "Taking the photo…"
     case .captured(let photo):
       line = photo.file.map { "Saved \($0.path)" } ?? "Photo taken"

@@ -37,4 +37,17 @@ struct PhotoTimerStateTests {
     #expect(
       Coordinate(latitude: -33.8568, longitude: 151.2153).description == "-33.85680, 151.21530")
   }
+
+  @Test("A wait at zero says what it is for: each step's own status, else the steps' names")
+  func waitingLine() {
+    let closing = "waiting for the camera to end its live view…"
+    #expect(
+      PhotoTimerStatus.waitingLine(for: [.camera], status: { _ in nil }) == "waiting for camera")
+    #expect(
+      PhotoTimerStatus.waitingLine(for: [.camera, .location], status: { _ in nil })
+        == "waiting for camera and location")
+    #expect(
+      PhotoTimerStatus.waitingLine(for: [.camera], status: { $0 == .camera ? closing : nil })
+        == closing)
+  }
 }

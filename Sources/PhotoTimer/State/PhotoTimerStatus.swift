@@ -21,6 +21,21 @@ public enum PhotoTimerStatus: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// What a wait at zero is for, in words: each step's own status where it gives one
+  /// (`"waiting for the camera to end its live view…"`), else `"waiting for camera"`.
+  ///
+  /// - Parameters:
+  ///   - steps: The steps waited for (``waiting(for:)``).
+  ///   - status: Each step's live status (``PhotoTimerServices/status(of:)``).
+  /// - Returns: One line, without a final ellipsis unless a status has one.
+  public static func waitingLine(
+    for steps: [PreparationStep], status: (PreparationStep) -> String?
+  ) -> String {
+    let own = steps.compactMap(status)
+    guard own.isEmpty else { return own.joined(separator: "; ") }
+    return "waiting for \(steps.map(\.rawValue).joined(separator: " and "))"
+  }
+
   /// The status as one line, for example `counting: 3` or `waiting for camera`.
   public var description: String {
     switch self {

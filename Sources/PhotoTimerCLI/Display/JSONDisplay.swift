@@ -4,8 +4,15 @@ import PhotoTimer
 ///
 /// The schema is documented in the README.
 final class JSONDisplay: RunDisplay {
+  /// Each step's live status, for what a wait at zero is for.
+  private let statusOf: @Sendable (PreparationStep) -> String?
+
+  init(status: @escaping @Sendable (PreparationStep) -> String? = { _ in nil }) {
+    statusOf = status
+  }
+
   func show(_ event: PhotoTimerEvent, base: Duration) {
-    StandardStream.output.write(Self.line(for: event, base: base) + "\n")
+    StandardStream.output.write(Self.line(for: event, base: base, status: statusOf) + "\n")
   }
 
   func note(_ text: String) {}
@@ -15,7 +22,10 @@ final class JSONDisplay: RunDisplay {
   func close() {}
 
   /// The JSON object for one event.
-  static func line(for event: PhotoTimerEvent, base: Duration) -> String {
+  static func line(
+    for event: PhotoTimerEvent, base: Duration,
+    status: (PreparationStep) -> String? = { _ in nil }
+  ) -> String {
     var object = JSONObject()
     let t = (base + event.offset).seconds
     switch event.kind {
@@ -50,6 +60,7 @@ final class JSONDisplay: RunDisplay {
       object.add("t", t)
       object.addRaw(
         "for", "[" + steps.map { JSONObject.quote($0.rawValue) }.joined(separator: ",") + "]")
+      object.add("text", PhotoTimerStatus.waitingLine(for: steps, status: status))
     case .shutter:
       object.add("event", "shutter")
       object.add("t", t)

@@ -244,13 +244,19 @@ final class LiveDisplay: RunDisplay {
     return line
   }
 
+  /// What a wait at zero is for, ending in an ellipsis.
+  private func waitingText(_ steps: [PreparationStep]) -> String {
+    let line = PhotoTimerStatus.waitingLine(for: steps, status: statusOf)
+    return line.hasSuffix("…") ? line : line + "…"
+  }
+
   /// The status under the count: waiting, capturing, captured, failed, cancelled.
   private func statusLine(_ model: Model) -> String {
     if let framing = model.framing { return framingLine(framing) }
     switch model.run.status {
     case .counting(let remaining): return "  " + paint("\(remaining)", "1;36") + " …"
     case .waiting(let steps):
-      return "  \(spinner) waiting for \(steps.map(\.rawValue).joined(separator: ", "))…"
+      return "  \(spinner) \(waitingText(steps))"
     case .capturing: return "  \(spinner) capturing…"
     case .captured: return "  " + paint("✓ captured", "1;32")
     case .failed(let failure): return "  " + paint("✗ \(failure.message)", "1;31")
@@ -352,7 +358,7 @@ final class LiveDisplay: RunDisplay {
       }
     case .waiting(let steps):
       lines.append(contentsOf: [
-        "", "", "  \(spinner) waiting for \(steps.map(\.rawValue).joined(separator: ", "))…", "",
+        "", "", "  \(spinner) \(waitingText(steps))", "",
         "",
       ])
     case .capturing:

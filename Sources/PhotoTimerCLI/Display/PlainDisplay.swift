@@ -5,6 +5,12 @@ final class PlainDisplay: RunDisplay {
   // NB: the engine awaits each event before the next, but from different threads; the lock
   // makes the reducer's state safe to touch from whichever one delivers.
   private let state = Locked(PhotoTimerState())
+  /// Each step's live status, for what a wait at zero is for.
+  private let statusOf: @Sendable (PreparationStep) -> String?
+
+  init(status: @escaping @Sendable (PreparationStep) -> String? = { _ in nil }) {
+    statusOf = status
+  }
 
   func show(_ event: PhotoTimerEvent, base: Duration) {
     let lines = state.withLock { state -> [String] in
@@ -15,7 +21,13 @@ final class PlainDisplay: RunDisplay {
         lines.append("\(report.step) \(report.outcome) (\(seconds(report.elapsed)) s)")
       }
       if state.status != before || event.kind == .cancelled {
-        lines.append(event.kind == .cancelled ? "cancelled" : state.status.description)
+        if event.kind == .cancelled {
+          lines.append("cancelled")
+        } else if case .waiting(let steps) = state.status {
+          lines.append(PhotoTimerStatus.waitingLine(for: steps, status: statusOf))
+        } else {
+          lines.append(state.status.description)
+        }
       }
       return lines
     }

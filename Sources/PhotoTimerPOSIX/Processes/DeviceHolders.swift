@@ -2,16 +2,16 @@ import Foundation
 
 /// The processes that hold a device open, found through `/proc/*/fd`: who to name when a
 /// camera is busy.
-package enum DeviceHolders {
+public enum DeviceHolders {
   /// A process holding the device.
-  package struct Holder: Hashable, Sendable, CustomStringConvertible {
+  public struct Holder: Hashable, Sendable, CustomStringConvertible {
     /// Its process id.
-    package var pid: Int32
+    public var pid: Int32
     /// Its program name (`/proc/PID/comm`).
-    package var program: String
+    public var program: String
 
     /// `cheese (pid 4242)`.
-    package var description: String { "\(program) (pid \(pid))" }
+    public var description: String { "\(program) (pid \(pid))" }
   }
 
   /// Every process other than this one with a descriptor on `path`.
@@ -19,7 +19,7 @@ package enum DeviceHolders {
   /// - Parameters:
   ///   - path: The device node.
   ///   - proc: Where the process table is (default `/proc`).
-  package static func of(_ path: String, proc: String = "/proc") -> [Holder] {
+  public static func of(_ path: String, proc: String = "/proc") -> [Holder] {
     let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
     let me = ProcessInfo.processInfo.processIdentifier
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: proc)) ?? []
