@@ -160,10 +160,8 @@ package struct CommandOptions: Equatable {
       }
     }
     if let text = parsed.value(.resolution) {
-      if text.lowercased() == "max" {
-        run.resolution = .largest
-      } else if let size = FrameSize(text) {
-        run.resolution = .size(size)
+      if let request = Self.resolution(text) {
+        run.resolution = request
       } else {
         problems.append("--resolution needs WxH or max, for example '--resolution 1280x720'")
       }
@@ -270,6 +268,22 @@ package struct CommandOptions: Equatable {
     }
     guard problems.isEmpty else { throw UsageError(problems: problems) }
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)
+  }
+
+  /// `--resolution`'s value: `max` is the largest mode, `WxH` that size; `nil` for anything
+  /// else.
+  package static func resolution(_ text: String) -> ModeRequest? {
+    if text.lowercased() == "max" { return .largest }
+    return FrameSize(text).map { .size($0) }
+  }
+
+  /// The text `--resolution` takes for `request` (`nil` for the best mode, the default).
+  package static func resolutionArgument(_ request: ModeRequest) -> String? {
+    switch request {
+    case .best: nil
+    case .largest: "max"
+    case .size(let size): "\(size.width)x\(size.height)"
+    }
   }
 
   /// The camera `--camera TEXT` names.

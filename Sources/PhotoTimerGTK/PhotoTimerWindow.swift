@@ -5,6 +5,7 @@ import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPhoto2
+import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 
@@ -70,6 +71,10 @@ final class PhotoTimerWindow {
   private let countdownSeconds: [Int]
   private let countdownChoice: Widget
   private let cameraChoice: Widget
+  /// The webcam's modes (shown for a V4L2 webcam only), and the request each entry makes.
+  private let sizeChoice: Widget
+  private var sizeRequests: [ModeRequest] = []
+  private var replacingSizes = false
   private let lookChoice: Widget
   private let locationCheck: Widget
   private let mirrorCheck: Widget
@@ -103,6 +108,7 @@ final class PhotoTimerWindow {
     cameras = [options.camera]
     cameraChoice = GTK.dropDown(
       [Self.name(options.camera), "Image file…", "Stream URL…"], selected: 0)
+    sizeChoice = GTK.dropDown(["Best mode"], selected: 0)
     lookChoice = GTK.dropDown(
       Self.looks.map(Self.name), selected: Self.looks.firstIndex(of: options.filter) ?? 0)
     locationCheck = GTK.check("_Location", active: options.location != .off)
@@ -213,6 +219,9 @@ final class PhotoTimerWindow {
     gtk_widget_set_tooltip_text(countdownChoice, "The countdown")
     GTK.onSelect(cameraChoice) { [weak self] index in self?.chooseCamera(index) }
     gtk_widget_set_tooltip_text(cameraChoice, "The camera")
+    GTK.onSelect(sizeChoice) { [weak self] index in self?.chooseSize(index) }
+    gtk_widget_set_tooltip_text(sizeChoice, "The webcam's mode: size, format and frame rate")
+    GTK.setVisible(sizeChoice, false)
     GTK.onSelect(lookChoice) { [weak self] index in self?.chooseLook(Self.looks[index]) }
     gtk_widget_set_tooltip_text(lookChoice, "The look: auto follows the suggestion")
     GTK.onToggle(locationCheck) { [weak self] on in self?.chooseLocation(on) }
@@ -224,7 +233,7 @@ final class PhotoTimerWindow {
       [startButton, nowButton, cancelButton, restartButton])
     let choices = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-      [countdownChoice, cameraChoice, lookChoice, locationCheck, mirrorCheck])
+      [countdownChoice, cameraChoice, sizeChoice, lookChoice, locationCheck, mirrorCheck])
     let bar = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [statusLabel, buttons, choices])
     gtk_widget_add_css_class(bar, "controls")
     return bar
@@ -313,6 +322,7 @@ final class PhotoTimerWindow {
         await camera?.close()
         return
       }
+      await showSizes()
       let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
       self.camera = camera
       self.model = model
@@ -546,7 +556,7 @@ final class PhotoTimerWindow {
     GTK.setSensitive(nowButton, { if case .counting = status { true } else { false } }())
     GTK.setSensitive(cancelButton, running)
     GTK.setSensitive(restartButton, running)
-    for choice in [cameraChoice, lookChoice, locationCheck, countdownChoice] {
+    for choice in [cameraChoice, sizeChoice, lookChoice, locationCheck, countdownChoice] {
       GTK.setSensitive(choice, !running)
     }
 
@@ -617,6 +627,39 @@ final class PhotoTimerWindow {
     if case .ffmpeg(_, let format) = options.camera { settings.ffmpegFormat = format }
     saveSettings()
     rebuild()
+  }
+
+  private func chooseSize(_ index: Int) {
+    guard !replacingSizes, sizeRequests.indices.contains(index) else { return }
+    let request = sizeRequests[index]
+    guard request != options.resolution else { return }
+    options.resolution = request
+    settings.resolution = CommandOptions.resolutionArgument(request)
+    saveSettings()
+    rebuild()
+  }
+
+  /// The size menu for the camera in use: a V4L2 webcam's modes as its driver lists them
+  /// (hidden for any other camera, or a webcam that cannot be read).
+  private func showSizes() async {
+    guard case .v4l2(let path) = options.camera else {
+      GTK.setVisible(sizeChoice, false)
+      return
+    }
+    let menu = await Task.detached { () -> [(title: String, request: ModeRequest)] in
+      guard let device = try? V4L2Device.inspect(path) else { return [] }
+      return ModeRequest.menu(for: device.modes)
+    }.value
+    guard !closing, case .v4l2(path) = options.camera else { return }
+    sizeRequests = menu.map(\.request)
+    if !menu.isEmpty {
+      replacingSizes = true
+      GTK.replaceItems(
+        of: sizeChoice, with: menu.map(\.title),
+        selected: sizeRequests.firstIndex(of: options.resolution) ?? 0)
+      replacingSizes = false
+    }
+    GTK.setVisible(sizeChoice, !menu.isEmpty)
   }
 
   private func chooseLook(_ look: FilterChoice) {

@@ -12,6 +12,8 @@ struct WindowSettings: Codable, Equatable, Sendable {
   var ffmpegFormat: String?
   /// The look, as `--filter` names it.
   var look: String?
+  /// The webcam's mode, as `--resolution` names it (`nil`: the best).
+  var resolution: String?
 
   /// The settings file for `environment`.
   static func file(environment: [String: String]) -> URL {
@@ -59,6 +61,11 @@ struct WindowSettings: Codable, Equatable, Sendable {
     }
     if !given.contains(.filter), let text = look, let choice = try? CommandOptions.filter(text) {
       options.filter = choice
+    }
+    if !given.contains(.resolution), let text = resolution,
+      let request = CommandOptions.resolution(text)
+    {
+      options.resolution = request
     }
   }
 }

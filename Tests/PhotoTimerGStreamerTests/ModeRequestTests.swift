@@ -26,6 +26,23 @@ struct ModeRequestTests {
     #expect(try ModeRequest.best.choose(from: Self.vivid).description == "640×480 YUYV 25 fps")
   }
 
+  @Test("The window's size menu: best, largest, then each size largest first, with its mode")
+  func menu() {
+    let menu = ModeRequest.menu(for: Self.vivid)
+    #expect(
+      menu.map(\.title) == [
+        "Best: 640×480 YUYV 25 fps", "Largest: 3840×2160 YUYV 2 fps", "3840×2160 YUYV 2 fps",
+        "1920×1080 YUYV 5 fps", "1280×720 YUYV 12.5 fps", "640×480 YUYV 25 fps",
+        "640×360 YUYV 40 fps", "320×180 YUYV 60 fps",
+      ])
+    #expect(menu.first?.request == .best && menu[1].request == .largest)
+    #expect(menu[4].request == .size(FrameSize(width: 1280, height: 720)))
+    // One mode only: best is also the largest, listed once.
+    let one = ModeRequest.menu(for: [Self.mode(.mjpeg, 1280, 720, [FrameRate(frames: 30)])])
+    #expect(one.map(\.title) == ["Best: 1280×720 MJPEG 30 fps", "1280×720 MJPEG 30 fps"])
+    #expect(ModeRequest.menu(for: []).isEmpty)
+  }
+
   @Test("Max: the largest whatever its rate; a size: that size at its highest rate")
   func largestAndSize() throws {
     #expect(try ModeRequest.largest.choose(from: Self.vivid).description == "3840×2160 YUYV 2 fps")

@@ -94,3 +94,33 @@ public enum ModeChoiceError: Error, Hashable, CustomStringConvertible {
     }
   }
 }
+
+extension ModeRequest {
+  /// A camera's modes as a menu: the best mode first, then the largest (when it is another
+  /// mode), then every size, largest first, each with the mode it streams in.
+  ///
+  /// ```swift
+  /// ModeRequest.menu(for: device.modes).map(\.title)
+  /// // ["Best: 1280×720 MJPEG 30 fps", "1920×1080 MJPEG 30 fps", "1280×720 MJPEG 30 fps", …]
+  /// ```
+  ///
+  /// - Parameter modes: What the camera offers.
+  /// - Returns: Each entry's title and the request that picks it; empty when the camera
+  ///   offers no mode.
+  public static func menu(for modes: [CameraMode]) -> [(title: String, request: ModeRequest)] {
+    guard let best = try? ModeRequest.best.choose(from: modes) else { return [] }
+    var entries: [(title: String, request: ModeRequest)] = [("Best: \(best)", .best)]
+    if let largest = try? ModeRequest.largest.choose(from: modes), largest != best {
+      entries.append(("Largest: \(largest)", .largest))
+    }
+    var sizes: [FrameSize] = []
+    for mode in modes.sorted(by: { $0.size.area > $1.size.area }) where !sizes.contains(mode.size) {
+      sizes.append(mode.size)
+    }
+    for size in sizes {
+      guard let mode = try? ModeRequest.size(size).choose(from: modes) else { continue }
+      entries.append(("\(mode)", .size(size)))
+    }
+    return entries
+  }
+}
