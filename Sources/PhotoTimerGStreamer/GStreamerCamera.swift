@@ -100,12 +100,7 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
     do throws(V4L2Error) {
       device = try V4L2Device.inspect(path)
     } catch {
-      switch error {
-      case .noSuchDevice: throw .noSuchDevice(path)
-      case .permissionDenied: throw .permissionDenied(path)
-      case .notVideoDevice: throw .notCapture(path, card: "not a V4L2 device")
-      case .request(_, let failure): throw .streamingFailed(path, reason: failure.description)
-      }
+      throw error.cameraError
     }
     guard device.capturesVideo else { throw .notCapture(path, card: device.card) }
     let mode: StreamMode

@@ -60,13 +60,13 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
             return state.statistics.ringBytes
           }
           // NB: the ring is bounded in bytes too: 1080p RGB is 6 MB a frame.
-          if ringBytes > 256 << 20 { samples.keep(max(2, capacity / 2)) }
-          samples.deliver(sample)
-          let recent = samples.snapshot.recent
-          let held = recent.reduce(0) { $0 + $1.bytes.count }
+          var dropped = ringBytes > 256 << 20 ? samples.keep(max(2, capacity / 2)) : []
+          dropped += samples.deliver(sample)
+          // NB: kept account of, not summed again: what came in, less what the ring let go.
+          let freed = dropped.reduce(0) { $0 + $1.bytes.count }
           state.withLock {
-            $0.statistics.ringBytes = held
-            $0.statistics.ringFrames = recent.count
+            $0.statistics.ringBytes += sample.bytes.count - freed
+            $0.statistics.ringFrames += 1 - dropped.count
           }
         },
         corrupted: { state.withLock { $0.statistics.corrupted += 1 } },
@@ -85,6 +85,13 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
 
   /// How the stream is doing.
   package var statistics: Statistics { state.withLock { $0.statistics } }
+
+  /// What the ring holds, counted now (the statistics keep account of it as samples come and
+  /// go; this recount checks them).
+  package var ringCounted: (frames: Int, bytes: Int) {
+    let recent = samples.snapshot.recent
+    return (recent.count, recent.reduce(0) { $0 + $1.bytes.count })
+  }
 
   /// The pipeline's running time now: the clock frames' capture times are on.
   package var runningTime: Duration? { pipeline.runningTime }

@@ -59,6 +59,10 @@ struct GStreamerCameraTests {
     // JPEG frames of bars: a small part of the same frames raw.
     #expect(statistics.ringBytes < statistics.frames * 640 * 480 * 3)
     await session.close()
+    // The account kept sample by sample is what the ring holds.
+    let counted = session.ringCounted
+    #expect(session.statistics.ringBytes == counted.bytes)
+    #expect(session.statistics.ringFrames == counted.frames)
   }
 
   @Test("The kept frame is the one whose capture time is nearest the shutter")

@@ -103,17 +103,15 @@ package enum V4L2Error: Error, Hashable, Sendable, CustomStringConvertible {
   /// A request failed.
   case request(path: String, SystemCallError)
 
-  package var description: String {
+  /// The camera's error this is: the words the user reads are ``GStreamerError``'s, once.
+  package var cameraError: GStreamerError {
     switch self {
-    case .noSuchDevice(let path):
-      "no camera at \(path): is it plugged in? `phototimer doctor` lists cameras"
-    case .permissionDenied(let path):
-      "\(path) may not be opened by this user: add yourself to the 'video' group"
-        + " (sudo usermod -aG video $USER) and log in again"
-    case .notVideoDevice(let path):
-      "\(path) is not a V4L2 video device"
-    case .request(let path, let error):
-      "\(path): the driver refused a request: \(error)"
+    case .noSuchDevice(let path): .noSuchDevice(path)
+    case .permissionDenied(let path): .permissionDenied(path)
+    case .notVideoDevice(let path): .notCapture(path, card: "not a V4L2 device")
+    case .request(let path, let failure): .streamingFailed(path, reason: failure.description)
     }
   }
+
+  package var description: String { cameraError.description }
 }

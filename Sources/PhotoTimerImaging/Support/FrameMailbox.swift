@@ -30,14 +30,20 @@ package final class Mailbox<Item: Sendable>: Sendable {
     state = Locked(State(capacity: max(capacity, 1)))
   }
 
-  /// Keeps the last `capacity` frames from now on.
-  package func keep(_ capacity: Int) {
+  /// Keeps the last `capacity` frames from now on; returns the ones let go.
+  @discardableResult
+  package func keep(_ capacity: Int) -> [Item] {
     state.withLock { state in
       state.capacity = max(capacity, 1)
-      if state.recent.count > state.capacity {
-        state.recent.removeFirst(state.recent.count - state.capacity)
-      }
+      return Self.trim(&state)
     }
+  }
+
+  private static func trim(_ state: inout State) -> [Item] {
+    guard state.recent.count > state.capacity else { return [] }
+    let dropped = Array(state.recent.prefix(state.recent.count - state.capacity))
+    state.recent.removeFirst(dropped.count)
+    return dropped
   }
 
   /// How many frames were delivered.
@@ -54,19 +60,21 @@ package final class Mailbox<Item: Sendable>: Sendable {
   /// Whether the stream failed.
   package var failure: (any Error)? { state.withLock { $0.failure } }
 
-  /// Hands over the next frame of the stream; wakes every waiter.
-  package func deliver(_ frame: Item) {
-    let due = state.withLock { state -> [(Delivery, CheckedContinuation<Delivery?, any Error>)] in
+  /// Hands over the next frame of the stream; wakes every waiter. Returns the frames the
+  /// ring let go to make room (the oldest), so that a caller can keep account of them.
+  @discardableResult
+  package func deliver(_ frame: Item) -> [Item] {
+    let (due, dropped) = state.withLock {
+      state -> ([(Delivery, CheckedContinuation<Delivery?, any Error>)], [Item]) in
       state.recent.append(frame)
-      if state.recent.count > state.capacity {
-        state.recent.removeFirst(state.recent.count - state.capacity)
-      }
+      let dropped = Self.trim(&state)
       state.count += 1
       let ready = state.waiters.filter { $0.value.after < state.count }
       for key in ready.keys { state.waiters.removeValue(forKey: key) }
-      return ready.values.map { ((state.count, frame), $0.continuation) }
+      return (ready.values.map { ((state.count, frame), $0.continuation) }, dropped)
     }
     for (delivery, waiter) in due { waiter.resume(returning: delivery) }
+    return dropped
   }
 
   /// The stream failed: every waiter, now and later, gets `error` (the first one given).
