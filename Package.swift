@@ -88,6 +88,8 @@ let package = Package(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     // The test clock and test doubles, for this package's tests and for apps' own.
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
+    // Real servers started for tests and benchmarks (a PipeWire camera): in no product.
+    .target(name: "PhotoTimerHarnesses", dependencies: ["PhotoTimer", "PhotoTimerPOSIX"]),
     // What both programs share: the options, the camera and services they ask for, the advice
     // for errors and the exit codes.
     .target(
@@ -120,8 +122,8 @@ let package = Package(
       name: "PhotoTimerBenchmarks",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerPOSIX", "PhotoTimerTerminal",
-        "CMallocControl",
+        "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
+        "PhotoTimerTerminal", "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(
@@ -176,7 +178,7 @@ let package = Package(
       name: "PhotoTimerGStreamerTests",
       dependencies: [
         "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
-        "PhotoTimerTesting", "CV4L2",
+        "PhotoTimerTesting", "PhotoTimerHarnesses", "CV4L2",
       ], swiftSettings: [.unsafeFlags(["-O"])]),
     .testTarget(
       name: "PhotoTimerTerminalTests", dependencies: ["PhotoTimerTerminal", "PhotoTimerImaging"]),

@@ -28,6 +28,7 @@ extension Benchmarks {
       }
     }
     await mjpegPreview(hd)
+    await terminalView(hd)
     await ringMemory(full)
     await captureTimeLag()
     await openAndClose()
@@ -44,6 +45,33 @@ extension Benchmarks {
         format: .mjpeg, size: FrameSize(width: width, height: height),
         rate: FrameRate(frames: 30)),
       make: "bench", model: "MJPEG file", clock: clock)
+  }
+
+  /// The terminal's live view (a 120×40 terminal's preview, drawn to a pseudo-terminal) on a
+  /// 1280×720 MJPEG stream at 30 fps: through GStreamer (decoded at DCT scale in-process)
+  /// beside the ffmpeg path on the same file (ffmpeg decodes every pixel and pipes RGB).
+  static func terminalView(_ path: String) async {
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for _ in 0..<3 {
+      guard let gst = await previewRun(mjpegCamera(path, width: 1280, height: 720), frames: 240),
+        let ffmpeg = await previewRun(
+          FFmpegCamera(input: path, format: nil, clock: clock), frames: 240)
+      else {
+        print("gstreamer: the terminal view's run failed")
+        return
+      }
+      ours.append(gst.cpu)
+      theirs.append(ffmpeg.cpu + ffmpeg.ffmpegCPU)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    row(
+      "terminal view CPU, 720p30 MJPEG (GStreamer)", ours: "\(fixed(median(ours), 1)) %",
+      baseline: "\(fixed(median(theirs), 1)) % (ffmpeg path, its child included)",
+      ratio: ratio(median(theirs), median(ours)), target: "< ffmpeg path")
+    print(
+      "  (3 runs of 240 frames in 120×40; GStreamer \(ours.map { fixed($0, 1) }) %, ffmpeg "
+        + "\(theirs.map { fixed($0, 1) }) % of a core)")
   }
 
   /// The preview of a 1280×720 MJPEG stream at 30 fps, scaled for a 640×360 view, for 10 s:

@@ -148,10 +148,15 @@ extension Benchmarks {
   /// Ours: a live camera, its preview stream fitted to the terminal, the canvas writing the
   /// changed cells to a pseudo-terminal.
   static func previewRun(_ input: String, frames: Int) async -> PreviewRun? {
+    await previewRun(FFmpegCamera(input: input, format: "lavfi", clock: clock), frames: frames)
+  }
+
+  /// Ours on any camera source (ffmpeg's child CPU counted apart, when there is one).
+  static func previewRun(_ source: any CameraSource, frames: Int) async -> PreviewRun? {
     guard let terminal = DrainedTerminal() else { return nil }
     defer { terminal.close() }
     let before = clock.now
-    let camera = LiveCamera(FFmpegCamera(input: input, format: "lavfi", clock: clock))
+    let camera = LiveCamera(source)
     do {
       try await camera.start()
     } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 
 /// The desktop window's figures: `phototimer-gtk` (release, next to this benchmark) under an
@@ -40,6 +41,22 @@ extension Benchmarks {
       runs.append(run)
       if let cpu = await ffplayRun(display: server.name) { ffplay.append(cpu) }
     }
+    // NB: the same size and rate from a PipeWire camera: the GStreamer path, in-process.
+    let display = server.name
+    let gstreamer = try? await PipeWireCamera.with(
+      node: "benchcam", width: 1280, height: 720, rate: 30
+    ) { camera -> [WindowRun] in
+      var runs: [WindowRun] = []
+      for _ in 0..<3 {
+        guard
+          let run = await windowRun(
+            binary, display: display, camera: ["--camera", "pipewire:\(camera.node)"],
+            environment: camera.environment)
+        else { break }
+        runs.append(run)
+      }
+      return runs
+    }
     await server.stop()
     guard runs.count == 3 else {
       print("window: the run failed")
@@ -69,6 +86,19 @@ extension Benchmarks {
       "window: CPU with its ffmpeg", ours: "\(fixed(median(withFFmpeg) * 100, 1)) %",
       baseline: "\(fixed(ffplayCPU * 100, 1)) % (ffplay)",
       ratio: ratio(ffplayCPU, median(withFFmpeg)), target: "")
+    if let gstreamer, gstreamer.count == 3 {
+      let cpu = gstreamer.map(\.cpu)
+      row(
+        "window: CPU, GStreamer camera (PipeWire 720p30)", ours: "\(fixed(median(cpu) * 100, 1)) %",
+        baseline: "\(fixed(median(withFFmpeg) * 100, 1)) % (ffmpeg path, with its ffmpeg)",
+        ratio: ratio(median(withFFmpeg), median(cpu)), target: "< ffmpeg path")
+      print(
+        "  (3 runs; GStreamer \(cpu.map { fixed($0 * 100, 1) }) %, fps "
+          + "\(gstreamer.map { fixed($0.framesPerSecond, 1) }); the camera's own videotestsrc, "
+          + "in PipeWire's node process, is not counted, as the lavfi source inside ffmpeg is)")
+    } else {
+      print("window: the PipeWire camera's runs failed")
+    }
     let ticks = runs.flatMap(\.ticks)
     row(
       "window: tick deadline → count label, p50",
@@ -89,7 +119,11 @@ extension Benchmarks {
         + "\(startup.map { fixed($0, 0) }) ms; latency counts from before ffmpeg was started)")
   }
 
-  static func windowRun(_ binary: String, display: String) async -> WindowRun? {
+  static func windowRun(
+    _ binary: String, display: String,
+    camera: [String] = ["--camera", "ffmpeg:\(windowSource)", "--ffmpeg-format", "lavfi"],
+    environment: [String] = []
+  ) async -> WindowRun? {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-bench-window-\(getpid())")
     try? FileManager.default.removeItem(at: base)
@@ -98,12 +132,13 @@ extension Benchmarks {
     let trace = base.appendingPathComponent("trace.txt")
     let started = monotonicNanoseconds()
     guard
-      let child = try? ChildProcess(command: [
-        "/bin/sh", "-c", "exec env \"$@\" >/dev/null 2>&1", "sh", "DISPLAY=\(display)",
-        "XDG_CONFIG_HOME=\(base.path)", "PHOTOTIMER_GTK_TRACE=\(trace.path)", binary, "--camera",
-        "ffmpeg:\(windowSource)", "--ffmpeg-format", "lavfi", "--no-location", "-o", base.path,
-        "-s", "20", "--no-beep",
-      ])
+      let child = try? ChildProcess(
+        command: [
+          "/bin/sh", "-c", "exec env \"$@\" >/dev/null 2>&1", "sh", "DISPLAY=\(display)",
+          "XDG_CONFIG_HOME=\(base.path)", "PHOTOTIMER_GTK_TRACE=\(trace.path)",
+        ] + environment + [binary] + camera + [
+          "--no-location", "-o", base.path, "-s", "20", "--no-beep",
+        ])
     else { return nil }
     defer {
       child.terminate()

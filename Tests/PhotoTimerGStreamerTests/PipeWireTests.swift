@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerHarnesses
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 import Testing

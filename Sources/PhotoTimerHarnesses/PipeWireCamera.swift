@@ -2,27 +2,40 @@ import Foundation
 import PhotoTimer
 import PhotoTimerPOSIX
 
-/// A PipeWire camera for one test: a PipeWire daemon and WirePlumber of its own (a private
-/// runtime folder; WirePlumber under `dbus-run-session`), and a `videotestsrc ! pipewiresink
-/// mode=provide` Video/Source node. Each test starts its own: the fake source serves one
-/// reader at a time, and none once a reader is killed mid-stream.
+/// A PipeWire camera for one test or benchmark: a PipeWire daemon and WirePlumber of its own
+/// (a private runtime folder; WirePlumber under `dbus-run-session`), and a `videotestsrc !
+/// pipewiresink mode=provide` Video/Source node. Each test starts its own: the fake source
+/// serves one reader at a time, and none once a reader is killed mid-stream. A process that
+/// should read it gets ``environment``.
 ///
 /// NB: every wait is asynchronous (ChildProcess), never a blocking wait on the cooperative
 /// pool: blocked pool threads starved the other suites running alongside.
-final class PipeWireCamera: Sendable {
+package final class PipeWireCamera: Sendable {
   /// The node's name.
-  let node: String
+  package let node: String
   /// The runtime folder this process's PipeWire clients are pointed at.
-  let runtime: URL
+  package let runtime: URL
+  /// The stream the node gives: YUY2 at this size and rate.
+  private let width: Int
+  private let height: Int
+  private let rate: Int
   private let daemons: Locked<[ChildProcess]> = Locked([])
   private let source: Locked<ChildProcess?> = Locked(nil)
 
-  struct NotReady: Error, CustomStringConvertible {
-    var description: String
+  /// What a PipeWire client in another process needs to find this daemon.
+  package var environment: [String] {
+    ["XDG_RUNTIME_DIR=\(runtime.path)", "PIPEWIRE_RUNTIME_DIR=\(runtime.path)"]
   }
 
-  private init(node: String) throws {
+  package struct NotReady: Error, CustomStringConvertible {
+    package var description: String
+  }
+
+  private init(node: String, width: Int, height: Int, rate: Int) throws {
     self.node = node
+    self.width = width
+    self.height = height
+    self.rate = rate
     runtime = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-pw-\(getpid())-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(
@@ -31,10 +44,11 @@ final class PipeWireCamera: Sendable {
 
   /// Runs `body` with a PipeWire camera started for it, and stops the camera after, however
   /// `body` ends.
-  static func with<T>(
-    node: String = "fakecam", _ body: (PipeWireCamera) async throws -> T
+  nonisolated(nonsending) package static func with<T>(
+    node: String = "fakecam", width: Int = 640, height: Int = 480, rate: Int = 15,
+    _ body: (PipeWireCamera) async throws -> T
   ) async throws -> T {
-    let camera = try PipeWireCamera(node: node)
+    let camera = try PipeWireCamera(node: node, width: width, height: height, rate: rate)
     do {
       try await camera.start()
       let result = try await body(camera)
@@ -59,7 +73,7 @@ final class PipeWireCamera: Sendable {
     daemons.withLock { $0.append(wireplumber) }
     let node = try spawn([
       "gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=smpte", "!",
-      "video/x-raw,format=YUY2,width=640,height=480,framerate=15/1", "!",
+      "video/x-raw,format=YUY2,width=\(width),height=\(height),framerate=\(rate)/1", "!",
       "pipewiresink", "mode=provide",
       // NB: gst-launch joins its arguments and parses them again: the quotes keep the space.
       "stream-properties=\"props,media.class=Video/Source,node.name=\(self.node),"
@@ -73,7 +87,7 @@ final class PipeWireCamera: Sendable {
   }
 
   /// Stops the daemon (the camera's PipeWire goes away), leaving the node's process.
-  func stopDaemon() async {
+  package func stopDaemon() async {
     let running = daemons.withLock { daemons -> [ChildProcess] in
       defer { daemons = [] }
       return daemons
@@ -82,7 +96,7 @@ final class PipeWireCamera: Sendable {
   }
 
   /// Stops everything and removes the runtime folder.
-  func stop() async {
+  package func stop() async {
     // NB: gst-launch stops only on SIGINT, and a fake camera has nothing to clean up.
     if let node = source.withLock({ $0 }) { await end(node, signal: SIGKILL) }
     await stopDaemon()
@@ -95,8 +109,8 @@ final class PipeWireCamera: Sendable {
     try ChildProcess(
       command: [
         "/bin/sh", "-c", "exec setsid env -u DBUS_SESSION_BUS_ADDRESS \"$@\" >/dev/null 2>&1",
-        "sh", "XDG_RUNTIME_DIR=\(runtime.path)", "PIPEWIRE_RUNTIME_DIR=\(runtime.path)",
-      ] + command)
+        "sh",
+      ] + environment + command)
   }
 
   private func end(_ child: ChildProcess, signal: Int32) async {
@@ -107,9 +121,7 @@ final class PipeWireCamera: Sendable {
   }
 
   private func tool(_ command: [String]) async throws -> (exit: ChildProcess.Exit, output: String) {
-    try await ChildProcess.run(
-      ["env", "XDG_RUNTIME_DIR=\(runtime.path)", "PIPEWIRE_RUNTIME_DIR=\(runtime.path)"]
-        + command)
+    try await ChildProcess.run(["env"] + environment + command)
   }
 
   /// Asks again until `ready` says yes: each ask is an answer from PipeWire itself, and the
