@@ -16,14 +16,14 @@ ARGS ?=
 # `make install`: where, and (for packaging) under which staging root.
 PREFIX ?= /usr/local
 DESTDIR ?=
-# GTK 4's flags without the ones SwiftPM refuses (scripts/pkgconfig.sh writes the file).
+# Where scripts/pkgconfig.sh writes SwiftPM's pkg-config files when it may not write them to
+# /usr/local/lib/pkgconfig (not root, no password-less sudo).
 export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
 .PHONY: setup build run run-gtk test lint unit tsan asan fuzz fuzz-smoke docs bench soak stress install clean
 
 setup:
 	@scripts/install-packages.sh
-	@scripts/pkgconfig.sh
 
 build: setup
 	$(SWIFT) build $(STRICT)

@@ -88,7 +88,8 @@ let package = Package(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     // The test clock and test doubles, for this package's tests and for apps' own.
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
-    // Real servers started for tests and benchmarks (a PipeWire camera): in no product.
+    // Real servers and tools started for tests and benchmarks (gpsfake, Xvfb, a PipeWire
+    // camera, the process table): in no product.
     .target(name: "PhotoTimerHarnesses", dependencies: ["PhotoTimer", "PhotoTimerPOSIX"]),
     // What both programs share: the options, the camera and services they ask for, the advice
     // for errors and the exit codes.
@@ -139,7 +140,8 @@ let package = Package(
       dependencies: ["PhotoTimer", "PhotoTimerTesting"]
     ),
     // The POSIX layer: fault injection through the funnel, child processes, descriptors.
-    .testTarget(name: "PhotoTimerPOSIXTests", dependencies: ["PhotoTimerPOSIX"]),
+    .testTarget(
+      name: "PhotoTimerPOSIXTests", dependencies: ["PhotoTimerPOSIX", "PhotoTimerHarnesses"]),
     .testTarget(
       name: "PhotoTimerLocationTests", dependencies: ["PhotoTimerLocation", "PhotoTimerTesting"],
       // NB: the brute-force reference scans 34,000 places for each of 10,000 points; unoptimised
@@ -148,7 +150,9 @@ let package = Package(
     // Against real gpsd, started by the tests through gpsfake (package gpsd-clients).
     .testTarget(
       name: "PhotoTimerGPSDTests",
-      dependencies: ["PhotoTimerGPSD", "PhotoTimerLocation", "PhotoTimerPOSIX"],
+      dependencies: [
+        "PhotoTimerGPSD", "PhotoTimerLocation", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "PhotoTimerImagingTests", dependencies: ["PhotoTimerImaging", "PhotoTimerTesting"],
@@ -164,13 +168,16 @@ let package = Package(
     // Against real ffmpeg and its lavfi test sources (installed by the setup).
     .testTarget(
       name: "PhotoTimerFFmpegTests",
-      dependencies: ["PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX"]),
+      dependencies: [
+        "PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
+        "PhotoTimerHarnesses",
+      ]),
     // gphoto2 driven through stand-in scripts (no camera here) and the real tool for detection.
     .testTarget(
       name: "PhotoTimerGPhoto2Tests",
       dependencies: [
         "PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
-        "PhotoTimerTesting",
+        "PhotoTimerTesting", "PhotoTimerHarnesses",
       ]),
     // GStreamer's test pattern and PipeWire camera here; a real V4L2 driver (vivid) in a VM
     // the tests boot (scripts/vm).
@@ -185,11 +192,15 @@ let package = Package(
     // The window: its options, and the built `phototimer-gtk` under Xvfb (started by the tests).
     .testTarget(
       name: "PhotoTimerGTKTests",
-      dependencies: ["PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerPOSIX"]),
+      dependencies: [
+        "PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+      ]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(
       name: "PhotoTimerCLITests",
-      dependencies: ["PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX"]),
+      dependencies: [
+        "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

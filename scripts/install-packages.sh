@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages listed in scripts/packages.txt that are not installed yet.
-# Uses sudo only when not root; does nothing (quickly) when everything is present.
+# Installs the Debian packages listed in scripts/packages.txt that are not installed yet,
+# then writes the two pkg-config files SwiftPM reads (scripts/pkgconfig.sh), so that a plain
+# `swift build` works after it. Uses sudo only when not root; quick when all is in place.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 list="$here/packages.txt"
@@ -12,7 +13,7 @@ for package in "${wanted[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$package")
 done
 if ((${#missing[@]} == 0)); then
-  exit 0
+  exec "$here/pkgconfig.sh"
 fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -31,3 +32,4 @@ echo "Installing missing packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"$here/pkgconfig.sh"

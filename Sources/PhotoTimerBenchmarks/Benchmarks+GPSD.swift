@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerGPSD
 import PhotoTimerLocation
+import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 
 extension Benchmarks {

@@ -3,6 +3,7 @@ import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerGStreamer
 import PhotoTimerImaging
+import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 
 /// Local cameras through GStreamer: the preview's CPU on a 1280×720 MJPEG stream beside ffplay
@@ -66,8 +67,8 @@ extension Benchmarks {
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     row(
-      "terminal view CPU, 720p30 MJPEG (GStreamer)", ours: "\(fixed(median(ours), 1)) %",
-      baseline: "\(fixed(median(theirs), 1)) % (ffmpeg path, its child included)",
+      "gstreamer: terminal view CPU, 720p30", ours: "\(fixed(median(ours), 1)) %",
+      baseline: "\(fixed(median(theirs), 1)) % (ffmpeg)",
       ratio: ratio(median(theirs), median(ours)), target: "< ffmpeg path")
     print(
       "  (3 runs of 240 frames in 120×40; GStreamer \(ours.map { fixed($0, 1) }) %, ffmpeg "

@@ -4,6 +4,7 @@ import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 
 /// The soak (`make soak`; a short form in `make bench`): a long time-lapse with the scene

@@ -276,26 +276,25 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     let session = try await view.open()
     guard let live = view.session else { throw GPhoto2Error.failed("no live view") }
     let clock = clock
-    // When the first picture came, and whether the tenth has.
-    let progress = Locked<(first: C.Instant?, done: Bool)>((nil, false))
+    // NB: nothing polls: the first picture and the end of the look are each raced against
+    // their deadline.
+    let first = OneShot<C.Instant>()
+    let finished = OneShot<Void>()
     let frames = Task {
       var last: Frame?
       var count = 0
       while count < 10, let frame = try? await session.nextFrame() {
-        if count == 0 { progress.withLock { $0.first = clock.now } }
+        if count == 0 { first.fulfil(.success(clock.now)) }
         last = frame
         count += 1
       }
-      progress.withLock { $0.done = true }
+      first.fulfil(.failure(GPhoto2Error.failed("the live view ended")))
+      finished.fulfil(.success(()))
       return (count, last)
     }
-    let giveUp = clock.now.advanced(by: firstPictureLimit)
-    while live.isStreaming {
-      let (first, done) = progress.withLock { $0 }
-      let now = clock.now
-      if done || now >= (first?.advanced(by: duration) ?? giveUp) { break }
-      try? await clock.sleep(until: now.advanced(by: .milliseconds(50)), tolerance: nil)
-      if Task.isCancelled { break }
+    if let started = await Self.race(first, until: clock.now.advanced(by: firstPictureLimit), clock)
+    {
+      _ = await Self.race(finished, until: started.advanced(by: duration), clock)
     }
     frames.cancel()
     await live.pause()
@@ -306,6 +305,22 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
       throw GPhoto2Error.failed("the camera gave no live view (gphoto2 --capture-movie)")
     }
     return LiveViewProbe(frames: count, width: last.width, height: last.height, margin: margin)
+  }
+
+  /// The value of `shot`, or `nil` when `deadline` comes first (or it fails).
+  private static func race<T: Sendable>(
+    _ shot: OneShot<T>, until deadline: C.Instant, _ clock: C
+  ) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+      group.addTask { try? await shot.value() }
+      group.addTask {
+        try? await clock.sleep(until: deadline, tolerance: nil)
+        return nil
+      }
+      let winner = await group.next() ?? nil
+      group.cancelAll()
+      return winner
+    }
   }
 
   /// A live-view frame, when the camera can give one.

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 import Testing
 

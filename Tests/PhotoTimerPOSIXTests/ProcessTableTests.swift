@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerHarnesses
 import Testing
 
 @testable import PhotoTimerPOSIX

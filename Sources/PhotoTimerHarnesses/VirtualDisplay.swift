@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerPOSIX
 
 /// A headless X server (Xvfb) of its own, for the window's tests and benchmark: it picks a free
 /// display itself (`-displayfd`), so several can run side by side, and listens on no socket

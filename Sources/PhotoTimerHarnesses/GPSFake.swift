@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerPOSIX
 import PhotoTimer
 
 #if canImport(Glibc)

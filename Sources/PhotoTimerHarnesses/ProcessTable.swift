@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerPOSIX
 
 #if canImport(Glibc)
   import Glibc
