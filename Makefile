@@ -41,6 +41,7 @@ run-gtk: setup
 # other suites they hung the whole run: setenv while other threads spawn and read it).
 test: setup
 	$(SWIFT) build --build-tests $(STRICT)
+	SWIFT=$(SWIFT) scripts/check-swiftpm.sh
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) test --skip-build --skip PipeWireTests
 	$(SWIFT) test --skip-build --filter PipeWireTests
