@@ -1,8 +1,8 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerGPSD
-import PhotoTimerLocation
 import PhotoTimerHarnesses
+import PhotoTimerLocation
 import PhotoTimerPOSIX
 
 extension Benchmarks {

@@ -2,8 +2,8 @@ import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
 import PhotoTimerGStreamer
-import PhotoTimerImaging
 import PhotoTimerHarnesses
+import PhotoTimerImaging
 import PhotoTimerPOSIX
 
 /// Local cameras through GStreamer: the preview's CPU on a 1280×720 MJPEG stream beside ffplay

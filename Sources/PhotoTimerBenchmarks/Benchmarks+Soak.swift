@@ -2,9 +2,9 @@ import CMallocControl
 import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
+import PhotoTimerHarnesses
 import PhotoTimerImaging
 import PhotoTimerJPEG
-import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 
 /// The soak (`make soak`; a short form in `make bench`): a long time-lapse with the scene

@@ -1,6 +1,6 @@
 import Foundation
-import PhotoTimerPOSIX
 import PhotoTimer
+import PhotoTimerPOSIX
 
 #if canImport(Glibc)
   import Glibc

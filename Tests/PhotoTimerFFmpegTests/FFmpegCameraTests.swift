@@ -1,8 +1,8 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerHarnesses
 import PhotoTimerImaging
 import PhotoTimerJPEG
-import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 import Testing
 
