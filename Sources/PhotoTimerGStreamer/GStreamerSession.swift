@@ -281,11 +281,13 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
 
   /// The mode, and the exposure as the device reports it: the camera's own.
   package func ownSettings() async throws -> CameraSettings? {
-    var exposureTime: Double?
-    if case .v4l2(let path) = camera.device {
-      exposureTime = V4L2Exposure.read(path)?.exposureTime
-    }
-    return .cameraOwn(mode: camera.mode?.description, exposureTime: exposureTime)
+    var reported: V4L2Exposure?
+    if case .v4l2(let path) = camera.device { reported = V4L2Exposure.read(path) }
+    return .cameraOwn(
+      mode: camera.mode?.description, exposureTime: reported?.exposureTime,
+      gain: reported?.gain.map {
+        CameraSettings.Gain(value: $0, isAutomatic: reported?.isAutomaticGain)
+      })
   }
 
   // MARK: - Closing

@@ -38,6 +38,20 @@ struct PhotoTimerStateTests {
       Coordinate(latitude: -33.8568, longitude: 151.2153).description == "-33.85680, 151.21530")
   }
 
+  @Test("A webcam's own exposure says only what the device reported: mode, time, gain")
+  func cameraOwn() {
+    #expect(
+      CameraSettings.cameraOwn(mode: "640×480 YUYV 25 fps").description
+        == "640×480 YUYV 25 fps · exposure: the camera's own")
+    let reported = CameraSettings.cameraOwn(
+      mode: "1280×720 MJPEG 30 fps", exposureTime: 1.0 / 60,
+      gain: CameraSettings.Gain(value: 32, isAutomatic: true))
+    #expect(
+      reported.description
+        == "1280×720 MJPEG 30 fps · exposure 1/60 s (camera's own) · gain 32 (auto)")
+    #expect(reported.aperture == nil && reported.iso == nil)
+  }
+
   @Test("A wait at zero says what it is for: each step's own status, else the steps' names")
   func waitingLine() {
     let closing = "waiting for the camera to end its live view…"

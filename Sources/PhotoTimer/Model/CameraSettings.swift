@@ -31,6 +31,32 @@ public struct CameraSettings: Hashable, Sendable, CustomStringConvertible {
   /// Whether the camera chose the exposure by itself (a webcam's or an IP camera's auto
   /// exposure) rather than the camera step's program.
   public var isCameraOwn: Bool
+  /// The sensor gain the device reported, in its driver's units (a webcam's `gain` control),
+  /// and whether the camera sets it by itself; `nil` when it reports none.
+  public var gain: Gain?
+
+  /// A webcam's gain as its driver reports it.
+  public struct Gain: Hashable, Sendable, CustomStringConvertible {
+    /// The value, in the driver's units (not ISO: drivers do not say what it means).
+    public var value: Int
+    /// Whether the camera sets it by itself (`autogain` on), when it says.
+    public var isAutomatic: Bool?
+
+    /// Creates a gain.
+    ///
+    /// - Parameters:
+    ///   - value: The driver's value.
+    ///   - isAutomatic: Whether the camera sets it by itself, when known.
+    public init(value: Int, isAutomatic: Bool? = nil) {
+      self.value = value
+      self.isAutomatic = isAutomatic
+    }
+
+    /// `gain 32 (auto)`, `gain 32`.
+    public var description: String {
+      "gain \(value)" + (isAutomatic == true ? " (auto)" : "")
+    }
+  }
 
   /// Creates camera settings.
   ///
@@ -53,6 +79,7 @@ public struct CameraSettings: Hashable, Sendable, CustomStringConvertible {
     self.sceneEV = sceneEV
     self.mode = nil
     self.isCameraOwn = false
+    self.gain = nil
   }
 
   /// The settings of a camera that exposes by itself: its mode and what it reported.
@@ -61,10 +88,12 @@ public struct CameraSettings: Hashable, Sendable, CustomStringConvertible {
   ///   - mode: The stream's mode, such as `"1280×720 MJPEG 30 fps"`, when known.
   ///   - exposureTime: The exposure time in seconds the device reported, if it did.
   ///   - iso: The ISO the device reported, if it did.
+  ///   - gain: The gain the device reported, if it did.
   ///   - sceneEV: The scene brightness measured on the frames, when known.
   /// - Returns: Settings marked ``isCameraOwn``, with nothing the camera did not give.
   public static func cameraOwn(
-    mode: String?, exposureTime: Double? = nil, iso: Int? = nil, sceneEV: Double? = nil
+    mode: String?, exposureTime: Double? = nil, iso: Int? = nil, gain: Gain? = nil,
+    sceneEV: Double? = nil
   ) -> CameraSettings {
     var settings = CameraSettings(aperture: "", shutterSpeed: "", iso: 0, sceneEV: sceneEV)
     settings.aperture = nil
@@ -73,6 +102,7 @@ public struct CameraSettings: Hashable, Sendable, CustomStringConvertible {
     settings.exposureTime = exposureTime.flatMap { $0 > 0 ? $0 : nil }
     settings.mode = mode
     settings.isCameraOwn = true
+    settings.gain = gain
     return settings
   }
 
@@ -103,6 +133,7 @@ public struct CameraSettings: Hashable, Sendable, CustomStringConvertible {
         parts.append("exposure: the camera's own")
       }
       if let iso { parts.append("ISO \(iso)") }
+      if let gain { parts.append(gain.description) }
     } else {
       parts += [aperture, shutterSpeed].compactMap { $0 }
       if let iso { parts.append("ISO \(iso)") }

@@ -79,6 +79,12 @@ final class JSONDisplay: RunDisplay {
       if let iso = photo.settings.iso { settings.add("iso", iso) }
       if let time = photo.settings.exposureTime { settings.add("exposureTime", time) }
       if let mode = photo.settings.mode { settings.add("mode", mode) }
+      if let gain = photo.settings.gain {
+        settings.add("gain", gain.value)
+        if let automatic = gain.isAutomatic {
+          settings.addRaw("autoGain", automatic ? "true" : "false")
+        }
+      }
       settings.addRaw("cameraOwn", photo.settings.isCameraOwn ? "true" : "false")
       settings.add("text", photo.settings.description)
       object.addRaw("settings", settings.text)
