@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs (PhotoTimer, PhotoTimerGStreamer) with the toolchain's `docc`,
-# failing on any warning. (swift-docc-plugin is an outside package and cannot be fetched here.)
+# Builds the DocC catalog of every library product with the toolchain's `docc`, failing on
+# any warning. (swift-docc-plugin is an outside package and cannot be fetched here.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .build/symbol-graphs .build/docs
@@ -8,7 +8,11 @@ out=$(swift package dump-symbol-graph --minimum-access-level public 2>&1 | tail 
 dir=${out#Files written to }
 [[ -d "$dir" ]] || { echo "error: dump-symbol-graph failed: $out" >&2; exit 1; }
 mkdir -p .build/docs
-for module in PhotoTimer PhotoTimerGStreamer; do
+modules=(
+  PhotoTimer PhotoTimerTesting PhotoTimerLocation PhotoTimerGPSD PhotoTimerPOSIX PhotoTimerImaging
+  PhotoTimerJPEG PhotoTimerTerminal PhotoTimerFFmpeg PhotoTimerGPhoto2 PhotoTimerGStreamer
+)
+for module in "${modules[@]}"; do
   graphs=.build/symbol-graphs/$module
   mkdir -p "$graphs"
   cp "$dir/$module.symbols.json" "$graphs"/
@@ -18,6 +22,6 @@ for module in PhotoTimer PhotoTimerGStreamer; do
     --fallback-display-name "$module" \
     --fallback-bundle-identifier "org.phototimer.$module" \
     --output-path ".build/docs/$module" \
-    --warnings-as-errors >/dev/null
+    --warnings-as-errors >/tmp/docc-$module.log 2>&1 || { cat /tmp/docc-$module.log >&2; exit 1; }
 done
-echo "docs: .build/docs/PhotoTimer, .build/docs/PhotoTimerGStreamer (no warnings)"
+echo "docs: ${#modules[@]} catalogs in .build/docs (no warnings)"

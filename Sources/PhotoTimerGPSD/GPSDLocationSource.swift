@@ -5,13 +5,13 @@ import PhotoTimerLocation
 /// The location step built on gpsd: the first good fix, turned into a place name offline.
 ///
 /// The last accepted fix is kept with the instant it was received, so a new run within
-/// ``FixPolicy/maximumAge`` of it is tagged at once; a receiver's warm fix takes ~30 s and a
+/// `FixPolicy/maximumAge` of it is tagged at once; a receiver's warm fix takes ~30 s and a
 /// 5 s countdown should not pay that again.
 ///
 /// A receiver that reports its error generously (±137 m) is still used: until the shutter
-/// the step waits for a fix within ``FixPolicy/preferredHorizontalError`` and keeps the best
+/// the step waits for a fix within `FixPolicy/preferredHorizontalError` and keeps the best
 /// less precise one seen; at the shutter (the step's `ready` value), or when the wait ends,
-/// that one is used if its error is within ``FixPolicy/maximumHorizontalError``, and the tag
+/// that one is used if its error is within `FixPolicy/maximumHorizontalError`, and the tag
 /// records it.
 ///
 /// ```swift
@@ -55,7 +55,7 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
     self.systemTime = systemTime
   }
 
-  /// The engine's optional location step. Its ``Preparation/status`` says what it is waiting
+  /// The engine's optional location step. Its `Preparation/status` says what it is waiting
   /// for ("no fix yet: the receiver has no satellites; last fix 41 s old"), which is also
   /// the reason the photo goes without a location when the shutter comes first.
   public func preparation() -> Preparation<LocationTag> {

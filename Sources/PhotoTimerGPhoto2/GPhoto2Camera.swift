@@ -168,7 +168,7 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
   /// The camera step finds the camera and makes sure it answers (a camera that does not is
   /// found out during the count, not at zero): it meters on the live view's stream when there
   /// is one, else on one `--capture-preview`; the exposure is the camera's own. With a live
-  /// view, the camera's ``CameraService/handOver`` stops it ahead of zero by the live view's
+  /// view, the camera's `CameraService/handOver` stops it ahead of zero by the live view's
   /// ``GPhoto2LiveView/lead``, waiting for gphoto2 to close the camera; the shutter waits
   /// for that, and the live view streams again when the run ends, photo or not.
   ///

@@ -14,7 +14,7 @@ import PhotoTimerPOSIX
 /// never killed mid-close (a SIGKILL then can leave a real camera's PTP session open until it
 /// is replugged): it is waited for up to ``closeLimit``. How long each stop took is measured
 /// on this camera, across sessions, and ``lead`` (how long before zero the engine starts the
-/// hand-over) learns from it, starting cautious. Give it to a ``LiveCamera`` for the screen,
+/// hand-over) learns from it, starting cautious. Give it to a `LiveCamera` for the screen,
 /// and both to ``GPhoto2Camera/services(location:liveView:view:)``.
 public struct GPhoto2LiveView<C: Clock>: CameraSource where C.Duration == Duration {
   /// The gphoto2 program.

@@ -318,11 +318,11 @@ final class PhotoTimerWindow {
       problem = "\(CommandAdvice.advise(error))"
       render()
     case .success(let (camera, services)):
+      await showSizes()
       guard !closing else {
         await camera?.close()
         return
       }
-      await showSizes()
       let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
       self.camera = camera
       self.model = model

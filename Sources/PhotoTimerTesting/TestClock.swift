@@ -2,7 +2,7 @@ import PhotoTimer
 
 /// A clock whose time moves only when a test says so.
 ///
-/// Sleepers suspend until ``advance(by:)`` or ``advance(to:)`` moves `now` to or past their
+/// Sleepers suspend until ``advance(by:)`` or `advance(to:)` moves `now` to or past their
 /// deadline. A test never sleeps for real "to let a task start": it waits until the code
 /// under test is asleep on this clock (``waitForSleepers(_:)``), then moves time, and at the
 /// end checks that nothing is left sleeping (``sleeperCount``).
@@ -80,7 +80,7 @@ public final class TestClock: Clock, Sendable {
   /// Creates a clock at offset zero.
   public init() {}
 
-  /// The current instant; it changes only through ``advance(by:)`` and ``advance(to:)``.
+  /// The current instant; it changes only through ``advance(by:)`` and `advance(to:)`.
   public var now: Instant { state.withLock { $0.now } }
 
   /// The clock's resolution: exact.

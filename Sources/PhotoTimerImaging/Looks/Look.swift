@@ -1,7 +1,7 @@
 import Foundation
 import PhotoTimer
 
-/// The pixel transform behind each ``PhotoFilter``.
+/// The pixel transform behind each `PhotoFilter`.
 ///
 /// A look is a saturation change followed by one tone curve per channel, so applying it costs
 /// a few table lookups per pixel:
