@@ -182,6 +182,8 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
     if failure.kind == .endOfStream {
       return started ? .lost(name) : .streamingFailed(name, reason: "the stream ended at once")
     }
+    // NB: an unplugged webcam is found by asking its node, whatever the driver's error said.
+    if started, case .v4l2(let path) = device, V4L2Device.isGone(path) { return .lost(name) }
     let gone = text.contains("No such device") || text.contains("No such file")
     if failure.kind == .resource {
       if failure.code == Int32(GStreamerErrorCodes.busy) || text.contains("busy") {

@@ -216,6 +216,22 @@ struct V4L2DeviceTests {
     #expect(read.exposureTime == nil && read.isAutomatic == nil && read.gain == nil)
   }
 
+  @Test("Gone: a node that cannot be opened, or whose driver says ENODEV; not one that answers")
+  func gone() {
+    #expect(!V4L2Device.isGone("/dev/video0", driver: StandInWebcam().driver))
+    let vanished = V4L2Driver.standIn(open: { _ throws(SystemCallError) in
+      throw SystemCallError(call: "open", errno: .noSuchFile)
+    }) { _, _, _ in -1 }
+    #expect(V4L2Device.isGone("/dev/video0", driver: vanished))
+    for (errno, gone) in [(Errno(rawValue: ENODEV), true), (Errno.ioError, false)] {
+      let plan = FaultPlan()
+      plan.fail("ioctl(VIDIOC_QUERYCAP)", with: errno)
+      FaultPlan.$current.withValue(plan) {
+        #expect(V4L2Device.isGone("/dev/video0", driver: StandInWebcam().driver) == gone)
+      }
+    }
+  }
+
   @Test(
     "Opening: no such node, no permission",
     arguments: [

@@ -66,6 +66,21 @@ package struct V4L2Device: Hashable, Sendable, CustomStringConvertible {
     return device
   }
 
+  /// Whether the device at `path` is gone (unplugged): it cannot be opened, or its driver
+  /// answers that it has no device any more. Asked when a stream fails, since a driver's own
+  /// error for an unplug varies (vivid's disconnect can fail a read with `EINVAL`).
+  package static func isGone(_ path: String, driver: V4L2Driver = .kernel) -> Bool {
+    do throws(V4L2Error) {
+      let handle = try driver.open(path)
+      defer { handle.close() }
+      _ = try handle.describe()
+      return false
+    } catch {
+      if case .noSuchDevice = error { return true }
+      return false
+    }
+  }
+
   /// The USB maker and product of the device behind `path`, from sysfs (the USB device is an
   /// ancestor of the video node's `device` link).
   static func usbNames(_ path: String, sysfs: String) -> (maker: String?, product: String?)? {
