@@ -9,7 +9,7 @@
 /// countdown.remaining(at: .milliseconds(2300))      // 3
 /// countdown.nextDeadline(after: .milliseconds(2300)) // 3 s
 /// ```
-public struct Countdown: Hashable, Sendable {
+package struct Countdown: Hashable, Sendable {
   /// The number of ticks from start to zero.
   public var ticks: Int
   /// The time between ticks.

@@ -109,7 +109,7 @@ public enum Metering {
   }
 
   /// The scene's brightness from measured statistics and the frame's exposure.
-  public static func sceneEV(_ statistics: SceneStatistics, exposureEV: Double) -> Double {
+  package static func sceneEV(_ statistics: SceneStatistics, exposureEV: Double) -> Double {
     exposureEV + log2(max(statistics.meanLinear, 1e-4) / midGrey)
   }
 }

@@ -35,7 +35,7 @@ public struct FilterAdvisor: Hashable, Sendable {
   }
 
   /// The look for measured statistics.
-  public func suggest(for stats: SceneStatistics, sceneEV: Double) -> FilterSuggestion {
+  package func suggest(for stats: SceneStatistics, sceneEV: Double) -> FilterSuggestion {
     if sceneEV < 5, stats.highlights > 0.01 {
       return suggestion(
         .dramatic, margin: (5 - sceneEV) / 3,

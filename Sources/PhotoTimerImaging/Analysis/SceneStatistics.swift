@@ -8,7 +8,7 @@ import Foundation
 /// stats.meanLuma      // 0.46
 /// stats.warmth        // +0.8: reddish light
 /// ```
-public struct SceneStatistics: Hashable, Sendable, CustomStringConvertible {
+package struct SceneStatistics: Hashable, Sendable, CustomStringConvertible {
   /// Mean linear luminance, centre-weighted (the centre third counts three times), 0…1.
   public var meanLinear: Double
   /// Mean sRGB-encoded luma, 0…1, unweighted: how bright the picture looks.

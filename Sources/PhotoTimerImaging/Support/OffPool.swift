@@ -12,7 +12,7 @@ import PhotoTimer
 ///   try heavyLoop(checking: isCancelled)
 /// }
 /// ```
-public enum OffPool {
+package enum OffPool {
   /// Runs `work` on a new thread and returns its result.
   ///
   /// - Parameter work: The work; it receives a cancellation check.
