@@ -90,7 +90,9 @@ let package = Package(
     .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
     // Real servers and tools started for tests and benchmarks (gpsfake, Xvfb, a PipeWire
     // camera, the process table): in no product.
-    .target(name: "PhotoTimerHarnesses", dependencies: ["PhotoTimer", "PhotoTimerPOSIX"]),
+    .target(
+      name: "PhotoTimerHarnesses",
+      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
     // What both programs share: the options, the camera and services they ask for, the advice
     // for errors and the exit codes.
     .target(

@@ -14,7 +14,7 @@ extension Benchmarks {
     }
     let gpsfake: GPSFake
     do {
-      gpsfake = try GPSFake(
+      gpsfake = try await GPSFake.start(
         replaying: "Tests/PhotoTimerGPSDTests/Fixtures/golden-gate-park.nmea", cycle: 0.2)
     } catch {
       print("gpsd: \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerImaging
 import PhotoTimerPOSIX
 
 #if canImport(Glibc)
@@ -101,6 +102,25 @@ package final class GPSFake: Sendable {
   }
 
   deinit { stop() }
+
+  /// Starts gpsfake on a thread of its own, never on the cooperative pool: the start waits
+  /// (bounded: 20 s a try, three tries) for gpsd's first cycle, and a pool thread blocked that
+  /// long stalls every task of the process (on 2 cores, every suite: CI saw all of them stop
+  /// for 24 s, and a camera's first-frame limit ran out meanwhile).
+  ///
+  /// - Parameters: As ``init(replaying:cycle:port:)``.
+  /// - Returns: gpsfake, with gpsd listing its device.
+  /// - Throws: ``GPSFakeError`` as the initialiser does, or `CancellationError`.
+  package static func start(
+    replaying log: String, cycle: Double = 0.1, port: UInt16? = nil
+  ) async throws -> GPSFake {
+    try await OffPool.run { _ in try GPSFake(replaying: log, cycle: cycle, port: port) }
+  }
+
+  /// Stops gpsfake and its gpsd (``stop()``) on a thread of its own: the stop waits for them.
+  package func shutDown() async {
+    _ = try? await OffPool.run { _ in self.stop() }
+  }
 
   /// gpsfake's start: its `TMPDIR` is the folder (the first argument), its standard output
   /// goes where its errors go, then it is exec'd with the remaining arguments.

@@ -52,7 +52,7 @@ struct GPSDLocationSourceTests {
       ("sydney", -33.8568, 151.2153, "Sydney Central Business District, Sydney, Australia"),
     ])
   func namesTheFix(log: String, latitude: Double, longitude: Double, label: String) async throws {
-    let gpsd = try GPSFake(log: log)
+    let gpsd = try await GPSFake.start(log: log)
     defer { gpsd.stop() }
     // NB: bounded, so that a gpsd that never reports says why (the reason) rather than
     // running into the suite's time limit.
@@ -67,7 +67,7 @@ struct GPSDLocationSourceTests {
 
   @Test("The fix carries its GPS time and accuracy; a wrong system clock is noted, not fatal")
   func fixDetails() async throws {
-    let gpsd = try GPSFake(log: "paris")
+    let gpsd = try await GPSFake.start(log: "paris")
     defer { gpsd.stop() }
     let endpoint = GPSDEndpoint(host: "127.0.0.1", port: gpsd.port)
     // The log replays 2026-11-30 12:00:00 UTC.
@@ -103,16 +103,16 @@ struct GPSDLocationSourceTests {
 
   @Test("After a fix has gone stale, the reason says how old it is")
   func staleFix() async throws {
-    let paris = try GPSFake(log: "paris")
+    let paris = try await GPSFake.start(log: "paris")
     let port = paris.port
     let source = GPSDLocationSource(
       endpoint: GPSDEndpoint(host: "127.0.0.1", port: port),
       policy: FixPolicy(maximumAge: .milliseconds(1)), clock: ContinuousClock())
     // NB: bounded, as in the tests above: a gpsd that never reports fails with its reason.
     _ = try await source.locate(within: .seconds(60))
-    paris.stop()
+    await paris.shutDown()
     // The receiver loses its fix: a second gpsd on the same port, with no fix to give.
-    let noFix = try GPSFake(log: "no-fix", port: port)
+    let noFix = try await GPSFake.start(log: "no-fix", port: port)
     defer { noFix.stop() }
     let reason = try await Self.reasonOnceAttached(source)
     #expect(reason.hasPrefix("no fix yet"), "\(reason)")
@@ -122,7 +122,7 @@ struct GPSDLocationSourceTests {
 
   @Test("A receiver with no fix: unavailable, with the reason")
   func noFix() async throws {
-    let gpsd = try GPSFake(log: "no-fix")
+    let gpsd = try await GPSFake.start(log: "no-fix")
     defer { gpsd.stop() }
     let reason = try await Self.reasonOnceAttached(source(gpsd.port))
     #expect(reason.hasPrefix("no fix yet"), "\(reason)")
@@ -130,7 +130,7 @@ struct GPSDLocationSourceTests {
 
   @Test("Garbage from the receiver: no crash; the one valid sentence among it still counts")
   func garbage() async throws {
-    let gpsd = try GPSFake(log: "garbage")
+    let gpsd = try await GPSFake.start(log: "garbage")
     defer { gpsd.stop() }
     // garbage.nmea holds bad checksums, broken and binary lines, an over-long line, and one
     // valid RMC sentence at Golden Gate Park: gpsd skips the rest and reports that fix.
@@ -155,12 +155,12 @@ struct GPSDLocationSourceTests {
 
   @Test("gpsd killed mid-run: the step ends with an error at once, no descriptor leaked")
   func killedMidRun() async throws {
-    let gpsd = try GPSFake(log: "no-fix", cycle: 2)  // 20 s of "no fix"
+    let gpsd = try await GPSFake.start(log: "no-fix", cycle: 2)  // 20 s of "no fix"
     let location = source(gpsd.port)
     let locating = Task { try await location.locate() }
     // NB: waits until the step has heard from gpsd (mid-read), not for a time.
     try await Self.until { location.status?.contains("no report from gpsd") == false }
-    gpsd.stop()
+    await gpsd.shutDown()
     let result = await locating.result
     guard case .failure(let error) = result else {
       Issue.record("expected an error, got \(result)")
@@ -172,7 +172,7 @@ struct GPSDLocationSourceTests {
 
   @Test("Cancelling closes the connection at once")
   func cancellation() async throws {
-    let gpsd = try GPSFake(log: "no-fix", cycle: 2)
+    let gpsd = try await GPSFake.start(log: "no-fix", cycle: 2)
     defer { gpsd.stop() }
     let location = source(gpsd.port)
     let locating = Task { try await location.locate() }

@@ -7,12 +7,17 @@ import PhotoTimerPOSIX
 #endif
 
 extension GPSFake {
-  /// gpsfake replaying the fixture `log` (its name without `.nmea`), ready once gpsd lists it.
-  convenience init(log: String, cycle: Double = 0.1, port: UInt16? = nil) throws {
+  /// gpsfake replaying the fixture `log` (its name without `.nmea`), ready once gpsd lists it;
+  /// started off the cooperative pool.
+  static func start(
+    log: String, cycle: Double = 0.1, port: UInt16? = nil
+  ) async throws
+    -> GPSFake
+  {
     guard
       let url = Bundle.module.url(forResource: log, withExtension: "nmea", subdirectory: "Fixtures")
     else { throw GPSFakeError("no fixture \(log).nmea") }
-    try self.init(replaying: url.path, cycle: cycle, port: port)
+    return try await start(replaying: url.path, cycle: cycle, port: port)
   }
 }
 

@@ -12,12 +12,12 @@ import Testing
 @Suite("gpsfake as the tests start it")
 struct GPSFakeTests {
   @Test("Ready means gpsd lists the log's device; stopped means no gpsd, no port, no files")
-  func readyAndGone() throws {
-    let gpsd = try GPSFake(log: "paris")
+  func readyAndGone() async throws {
+    let gpsd = try await GPSFake.start(log: "paris")
     #expect(GPSFake.listsDevice(gpsd.port))
     let files = (try? FileManager.default.contentsOfDirectory(atPath: gpsd.folder)) ?? []
     #expect(files.contains { $0.hasPrefix("gpsfake-") && $0.hasSuffix(".sock") }, "\(files)")
-    gpsd.stop()
+    await gpsd.shutDown()
     #expect(!GPSFake.canConnect(gpsd.port))
     #expect(!FileManager.default.fileExists(atPath: gpsd.folder))
     let left = ProcessTable.all().filter {
@@ -32,7 +32,7 @@ struct GPSFakeTests {
   /// device. Here every pid the next gpsfake can get has such a file in the shared temporary
   /// folder (Linux hands out pids in order from the last one); the gpsfake has its own.
   @Test("Stale control sockets from killed gpsds do not leave the next gpsd without a device")
-  func staleControlSockets() throws {
+  func staleControlSockets() async throws {
     let shared = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     let last =
       (try? String(contentsOfFile: "/proc/sys/kernel/ns_last_pid", encoding: .utf8))
@@ -54,7 +54,7 @@ struct GPSFakeTests {
       if plantSocket(at: path) { planted.append(path) }
     }
     #expect(planted.count > 900)
-    let gpsd = try GPSFake(log: "paris")
+    let gpsd = try await GPSFake.start(log: "paris")
     defer { gpsd.stop() }
     #expect(GPSFake.listsDevice(gpsd.port))
   }
