@@ -29,12 +29,16 @@ private func ffmpegChildren() -> [Int32] {
 
 @Suite("Cameras through real ffmpeg (lavfi test sources)", .serialized, .timeLimit(.minutes(2)))
 struct FFmpegCameraTests {
+  /// NB: generous limits: these tests are about streaming, not about the limits (tested on
+  /// their own below). With every suite starting at once under ThreadSanitizer, a CI run saw
+  /// ffmpeg's first frame come later than the default 10 s.
   private func camera(
     _ input: String = testSource, format: String? = "lavfi"
   )
     -> FFmpegCamera<ContinuousClock>
   {
-    FFmpegCamera(input: input, format: format, clock: ContinuousClock())
+    FFmpegCamera(
+      input: input, format: format, firstFrameTimeout: .seconds(60), clock: ContinuousClock())
   }
 
   @Test("Streams 640×480 frames, each stamped with its arrival, in order")
