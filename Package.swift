@@ -196,12 +196,14 @@ let package = Package(
       name: "PhotoTimerGTKTests",
       dependencies: [
         "PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+        "PhotoTimerTesting",
       ]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(
       name: "PhotoTimerCLITests",
       dependencies: [
         "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+        "PhotoTimerTesting",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -182,7 +182,7 @@ final class CommandSession: Sendable {
   {
     var photos = 0
     var last: (result: PhotoTimerResult, timeline: Timeline) = (.cancelled, Timeline())
-    var framing = LiveDisplay.Framing(photos: 0)
+    var framing = PhotoTimerPresentation.Framing(photos: 0)
     while true {
       live?.framing(framing)
       guard await nextCount() else { break }
@@ -302,14 +302,13 @@ final class CommandSession: Sendable {
   }
 
   private func makeDisplay(_ mode: CommandOptions.OutputMode) -> any RunDisplay {
-    let services = services
     switch mode {
-    case .json: return JSONDisplay(status: services.status(of:))
-    case .plain: return PlainDisplay(status: services.status(of:))
+    case .json: return JSONDisplay()
+    case .plain: return PlainDisplay()
     case .live:
       return LiveDisplay(
         title: title, color: options.color, beep: options.beep ?? true, terminal: Terminal(),
-        status: services.status(of:), preview: screen.preview)
+        timeLapse: options.interval != nil, preview: screen.preview)
     }
   }
 

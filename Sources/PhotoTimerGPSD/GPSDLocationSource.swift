@@ -55,11 +55,12 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
     self.systemTime = systemTime
   }
 
-  /// The engine's optional location step. Its `Preparation/status` says what it is waiting
-  /// for ("no fix yet: the receiver has no satellites; last fix 41 s old"), which is also
-  /// the reason the photo goes without a location when the shutter comes first.
+  /// The engine's optional location step. It reports what it is waiting for (`StepStatus`:
+  /// "no fix yet: the receiver has no satellites; last fix 41 s old") after each of gpsd's
+  /// reports; the last one is also why the photo goes without a location when the shutter
+  /// comes first.
   public func preparation() -> Preparation<LocationTag> {
-    Preparation(isRequired: false, status: { self.status }, ready: { self.bestSoFar }) {
+    Preparation(isRequired: false, ready: { self.bestSoFar }) {
       try await self.locate()
     }
   }
@@ -97,6 +98,7 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
     let connection = GPSDConnection(endpoint: endpoint)
     let reason = Locked("no fix yet: no report from gpsd at \(endpoint)")
     waitingFor.withLock { $0 = reason.withLock { $0 } }
+    StepStatus.report(status)
     let result: Result<LocationTag, any Error>
     do {
       result = .success(
@@ -129,6 +131,8 @@ public final class GPSDLocationSource<C: Clock>: Sendable where C.Duration == Du
   ) async throws -> LocationTag {
     do {
       for try await message in messages {
+        // NB: after every report, so the age of the last fix moves on as gpsd talks.
+        defer { StepStatus.report(status) }
         if case .position(let report) = message {
           switch policy.assess(report, receivedAgo: .zero, now: systemTime()) {
           case .accepted(let fix, let note):

@@ -127,17 +127,17 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
     if let view {
       camera.handOver = CameraHandOver(
         lead: { view.lead },
-        perform: { await view.session?.pause() },
-        status: {
-          view.session?.isStopping == true ? "waiting for the camera to end its live view…" : nil
+        perform: {
+          StepStatus.report("waiting for the camera to end its live view…")
+          await view.session?.pause()
         })
     }
     let filter = Preparation<FilterSuggestion>(
-      isRequired: false, status: { "waiting for the camera's preview" },
-      ready: { suggestion.withLock { $0 } }
+      isRequired: false, ready: { suggestion.withLock { $0 } }
     ) {
+      StepStatus.report("waiting for the camera's preview")
       // NB: the look is only recorded in the EXIF: the camera's JPEG is never re-encoded.
-      try await suggested.value()
+      return try await suggested.value()
     }
     return PhotoTimerServices(camera: camera, location: location, filter: filter)
   }

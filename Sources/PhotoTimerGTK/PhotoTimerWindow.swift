@@ -36,7 +36,6 @@ final class PhotoTimerWindow {
   private var feed: Task<Void, Never>?
   private var events: Task<Void, Never>?
   private var rebuilding: Task<Void, Never>?
-  private var statusTicker: Task<Void, Never>?
   private var problem: String?
   private var closing = false
   private var closed = false
@@ -83,6 +82,8 @@ final class PhotoTimerWindow {
   private let timeline = TimelineChart()
 
   private static let countdowns = [0, 3, 5, 10]
+  /// The photo's summary rows the photo page shows, in order.
+  private static let detailRows = ["settings", "place", "look", "file"]
   private static let looks: [FilterChoice] =
     [.auto, .none] + [.natural, .vivid, .warm, .cool, .mono, .dramatic, .fade].map { .fixed($0) }
 
@@ -252,8 +253,8 @@ final class PhotoTimerWindow {
     let details = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
     gtk_widget_add_css_class(details, "details")
     gtk_widget_set_size_request(details, 300, -1)
-    for title in ["Settings", "Place", "Look", "File"] {
-      GTK.append(details, heading(title))
+    for title in Self.detailRows {
+      GTK.append(details, heading(title.capitalized))
       let value = GTK.label("", classes: ["value"])
       gtk_label_set_xalign(OpaquePointer(value), 0)
       gtk_label_set_wrap(OpaquePointer(value), 1)
@@ -326,7 +327,6 @@ final class PhotoTimerWindow {
       let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
       self.camera = camera
       self.model = model
-      statusOf = services.status(of:)
       observe(model)
       events = Task { [weak self] in
         for await event in model.events() { self?.handle(event, of: model) }
@@ -346,7 +346,6 @@ final class PhotoTimerWindow {
     await model?.waitForRun()
     feed?.cancel()
     events?.cancel()
-    statusTicker?.cancel()
     await camera?.close()
     await feed?.value
     feed = nil
@@ -427,9 +426,7 @@ final class PhotoTimerWindow {
   /// Renders once per change of the model's state, on the main actor.
   private func observe(_ model: PhotoTimerViewModel) {
     withObservationTracking {
-      _ = model.status
-      _ = model.prep
-      _ = model.reports
+      _ = model.state
     } onChange: { [weak self] in
       Task { @MainActor [weak self] in
         guard let self, self.model === model else { return }
@@ -438,9 +435,6 @@ final class PhotoTimerWindow {
       }
     }
   }
-
-  /// What each running step is waiting for (not observable: read at each render).
-  private var statusOf: (PreparationStep) -> String? = { _ in nil }
 
   private func handle(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
     guard self.model === model else { return }
@@ -479,68 +473,35 @@ final class PhotoTimerWindow {
       trace.record("status", status.description)
     }
 
+    let shown = PhotoTimerPresentation(
+      state: model?.state ?? PhotoTimerState(),
+      context: .init(cameraStarting: model == nil, problem: problem, hasRun: runStart != nil))
+
+    let content = WindowContent(shown)
+
     // The line under the picture.
-    let line: String
-    switch status {
-    case _ where problem != nil: line = problem ?? ""
-    case .idle:
-      line =
-        model == nil
-        ? "Starting the camera…" : "Frame the shot, then press Start (space)"
-    case .counting(let remaining):
-      line = remaining > 0 ? "Counting: space takes it now, Esc cancels" : "Shutter…"
-    case .waiting(let steps):
-      let words = PhotoTimerStatus.waitingLine(for: steps, status: statusOf)
-      line = words.prefix(1).uppercased() + words.dropFirst() + (words.hasSuffix("…") ? "" : "…")
-    case .capturing: line = "Taking the photo…"
-    case .captured(let photo):
-      line = photo.file.map { "Saved \($0.path)" } ?? "Photo taken"
-    case .failed(let failure): line = failure.message
-    }
+    let line = content.status
     GTK.setText(statusLabel, line)
     // NB: a long message is cut at the window's edge; all of it shows on hover.
     gtk_widget_set_tooltip_text(statusLabel, line.count > 80 ? line : nil)
-    if problem != nil || { if case .failed = status { true } else { false } }() {
+    if content.isError {
       gtk_widget_add_css_class(statusLabel, "error")
     } else {
       gtk_widget_remove_css_class(statusLabel, "error")
     }
 
     // The checklist.
-    for step in PreparationStep.allCases {
-      guard let row = rows[step] else { continue }
-      let spinner = OpaquePointer(row.spinner)
-      if let report = model?.reports[step] {
-        gtk_spinner_stop(spinner)
-        GTK.setVisible(row.spinner, false)
-        GTK.setVisible(row.mark, true)
-        let seconds = report.elapsed.formattedSeconds
-        switch report.outcome {
-        case .succeeded(let value):
-          GTK.setText(row.mark, "✓")
-          GTK.setText(row.text, "\(value) · \(seconds) s")
-        case .failed(let reason):
-          GTK.setText(row.mark, "✗")
-          GTK.setText(row.text, "failed: \(reason)")
-        case .dropped(let reason):
-          GTK.setText(row.mark, "–")
-          GTK.setText(row.text, "left out: \(reason)")
-        case .skipped(let reason):
-          GTK.setText(row.mark, "–")
-          GTK.setText(row.text, reason)
-        }
-      } else if running {
-        GTK.setVisible(row.spinner, true)
-        GTK.setVisible(row.mark, false)
-        gtk_spinner_start(spinner)
-        GTK.setText(row.text, statusOf(step) ?? "working…")
+    for item in content.rows {
+      guard let row = rows[item.step] else { continue }
+      GTK.setVisible(row.spinner, item.spinning)
+      GTK.setVisible(row.mark, !item.spinning)
+      if item.spinning {
+        gtk_spinner_start(OpaquePointer(row.spinner))
       } else {
-        gtk_spinner_stop(spinner)
-        GTK.setVisible(row.spinner, false)
-        GTK.setVisible(row.mark, true)
-        GTK.setText(row.mark, "·")
-        GTK.setText(row.text, "")
+        gtk_spinner_stop(OpaquePointer(row.spinner))
       }
+      GTK.setText(row.mark, item.mark)
+      GTK.setText(row.text, item.text)
     }
 
     // The suggested look, live on the preview while the run lasts.
@@ -550,26 +511,13 @@ final class PhotoTimerWindow {
       previewLook = nil
     }
 
-    // The controls.
-    let ready = model != nil && problem == nil
-    GTK.setSensitive(startButton, ready && !running)
-    GTK.setSensitive(nowButton, { if case .counting = status { true } else { false } }())
-    GTK.setSensitive(cancelButton, running)
-    GTK.setSensitive(restartButton, running)
+    // The controls: what the presentation says can be done now.
+    GTK.setSensitive(startButton, content.canStart)
+    GTK.setSensitive(nowButton, content.canTakeNow)
+    GTK.setSensitive(cancelButton, content.canCancel)
+    GTK.setSensitive(restartButton, content.canRestart)
     for choice in [cameraChoice, sizeChoice, lookChoice, locationCheck, countdownChoice] {
       GTK.setSensitive(choice, !running)
-    }
-
-    // The live status text has no observation: while steps run, look again shortly.
-    if running, statusTicker == nil {
-      statusTicker = Task { [weak self] in
-        while !Task.isCancelled {
-          try? await Task.sleep(for: .milliseconds(250))
-          guard let self, self.model?.status.isRunning == true else { break }
-          self.render()
-        }
-        self?.statusTicker = nil
-      }
     }
   }
 
@@ -844,19 +792,11 @@ final class PhotoTimerWindow {
 
   private func showPhoto(_ photo: CapturedPhoto) {
     photoShown = photo
-    GTK.setText(
-      photoDetails[0], photo.settings.description + (photo.settingsNote.map { "\n\($0)" } ?? ""))
-    GTK.setText(
-      photoDetails[1],
-      photo.location?.description ?? photo.locationUnavailableReason ?? "no location")
-    let suggestion: String
-    if case .succeeded(.filter(let value))? = photo.report(for: .filter)?.outcome {
-      suggestion = value.reason.isEmpty ? "" : "\n\(value.reason)"
-    } else {
-      suggestion = ""
+    let summary = PhotoTimerPresentation(state: PhotoTimerState(status: .captured(photo))).summary
+    for (label, value) in zip(Self.detailRows, photoDetails) {
+      let row = summary.first { $0.label == label }
+      GTK.setText(value, (row?.value ?? "") + (row?.note.map { "\n\($0)" } ?? ""))
     }
-    GTK.setText(photoDetails[2], photo.filter.description + suggestion)
-    GTK.setText(photoDetails[3], photo.file?.path ?? "not saved")
     timeline.show(photo)
     guard let file = photo.file else { return }
     Task {

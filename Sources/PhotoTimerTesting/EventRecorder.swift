@@ -10,7 +10,7 @@ import PhotoTimer
 public final class EventRecorder: Sendable {
   private struct Waiter {
     var id: UInt64
-    var count: Int
+    var isSatisfied: @Sendable ([PhotoTimerEvent]) -> Bool
     var continuation: CheckedContinuation<[PhotoTimerEvent], Never>
   }
 
@@ -33,8 +33,9 @@ public final class EventRecorder: Sendable {
   public func record(_ event: PhotoTimerEvent) {
     let (ready, events) = state.withLock { state in
       state.events.append(event)
-      let ready = state.waiters.filter { $0.count <= state.events.count }
-      state.waiters.removeAll { $0.count <= state.events.count }
+      let events = state.events
+      let ready = state.waiters.filter { $0.isSatisfied(events) }
+      state.waiters.removeAll { $0.isSatisfied(events) }
       return (ready, state.events)
     }
     for waiter in ready { waiter.continuation.resume(returning: events) }
@@ -53,6 +54,26 @@ public final class EventRecorder: Sendable {
   /// - Returns: Every event recorded by then (fewer than `count` only when cancelled).
   @discardableResult
   public func waitForEvents(_ count: Int) async -> [PhotoTimerEvent] {
+    await waitUntil { $0.count >= count }
+  }
+
+  /// Waits until an event of `kind` has been recorded, or until the task is cancelled.
+  ///
+  /// - Parameter kind: The event to wait for.
+  /// - Returns: Every event recorded by then.
+  @discardableResult
+  public func waitFor(_ kind: PhotoTimerEvent.Kind) async -> [PhotoTimerEvent] {
+    await waitUntil { $0.contains { $0.kind == kind } }
+  }
+
+  /// Waits until the events recorded satisfy `condition`, or until the task is cancelled.
+  ///
+  /// - Parameter condition: Asked with every event so far, after each new one.
+  /// - Returns: Every event recorded by then.
+  @discardableResult
+  public func waitUntil(
+    _ condition: @escaping @Sendable ([PhotoTimerEvent]) -> Bool
+  ) async -> [PhotoTimerEvent] {
     let id = state.withLock { state in
       state.nextID += 1
       return state.nextID
@@ -62,8 +83,8 @@ public final class EventRecorder: Sendable {
         let ready: [PhotoTimerEvent]? = state.withLock { state in
           // NB: checked under the lock that `onCancel` takes: a cancel either finds this
           // waiter or is seen here.
-          if state.events.count >= count || Task.isCancelled { return state.events }
-          state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+          if condition(state.events) || Task.isCancelled { return state.events }
+          state.waiters.append(Waiter(id: id, isSatisfied: condition, continuation: continuation))
           return nil
         }
         if let ready { continuation.resume(returning: ready) }

@@ -69,9 +69,13 @@ struct PhotoTimerCommandTests {
     let lines = run.output.split(separator: "\n").map { line in
       line.firstRange(of: "s  ").map { String(line[$0.upperBound...]) } ?? String(line)
     }
-    #expect(lines.first == "counting: 1")
-    #expect(lines.contains("waiting for camera"))
-    #expect(lines.last == "captured: f/2.8 · 1/60s · ISO 400, no location, Natural")
+    #expect(lines.first == "Counting down: 1")
+    #expect(lines.contains("Waiting for camera…"))
+    #expect(lines.contains("camera ✓ f/2.8 · 1/60s · ISO 400 (1.4 s)"))
+    #expect(lines.contains("Photo taken"))
+    #expect(lines.contains("settings: f/2.8 · 1/60s · ISO 400"))
+    #expect(lines.contains("look: Natural"))
+    #expect(lines.last?.hasPrefix("shutter: 1.4") == true)
     #expect(!run.output.contains("\u{1B}"))  // no escape codes into a pipe
   }
 
@@ -107,13 +111,13 @@ struct PhotoTimerCommandTests {
     // NB: 4 s, so the place lookup (over a second in a debug build) is in well before zero.
     let paris = try CommandRun.run(["--simulate", "--seconds", "4", "--location", "48.8584,2.2945"])
     #expect(paris.status == 0)
-    #expect(paris.output.contains("location ready: Paris 16 Passy, Paris, France"))
-    #expect(paris.output.contains("captured: f/2.8 · 1/60s · ISO 400, Paris 16 Passy"))
+    #expect(paris.output.contains("location ✓ Paris 16 Passy, Paris, France"))
+    #expect(paris.output.contains("place: Paris 16 Passy, Paris, France"))
 
     let off = try CommandRun.run(["--simulate", "--seconds", "0", "--no-location"])
     #expect(off.status == 0)
-    #expect(off.output.contains("location skipped: location off (--no-location)"))
-    #expect(off.output.contains("no location"))
+    #expect(off.output.contains("location · location off (--no-location)"))
+    #expect(off.output.contains("place: none: location off (--no-location)"))
   }
 
   @Test("a copy of the program without its place data still takes the photo and says why")
@@ -143,7 +147,7 @@ struct PhotoTimerCommandTests {
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(text)")
-    #expect(text.contains("captured:"))
+    #expect(text.contains("Photo taken"))
     #expect(text.contains("48.85840, 2.29450"))
     #expect(text.contains("reinstall phototimer"), "\(text)")
   }
@@ -153,7 +157,7 @@ struct PhotoTimerCommandTests {
     // Port 1 on loopback: nothing listens there.
     let run = try CommandRun.run(["--simulate", "--seconds", "0", "--gpsd", "127.0.0.1:1"])
     #expect(run.status == 0)
-    #expect(run.output.contains("location failed: gpsd not running on 127.0.0.1:1; start it"))
+    #expect(run.output.contains("location ✗ gpsd not running on 127.0.0.1:1; start it"))
     // The library's message, with the command's advice after it.
     #expect(run.output.contains("(systemctl start gpsd) or pass --gpsd HOST:PORT"))
   }
@@ -162,7 +166,7 @@ struct PhotoTimerCommandTests {
   func interrupt() throws {
     let run = try CommandRun.run(["--simulate", "--seconds", "30"], interruptAfterFirstLine: true)
     #expect(run.status == 130)
-    #expect(run.output.hasSuffix("cancelled\n"))
+    #expect(run.output.hasSuffix("Cancelled\n"))
   }
 
   @Test("--help and --version exit 0")
@@ -184,7 +188,7 @@ struct PhotoTimerCommandTests {
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     #expect(
       files.count == 1 && files[0].hasPrefix("IMG_") && files[0].hasSuffix(".jpg"), "\(files)")
-    #expect(run.output.contains("→ \(folder.path)/IMG_"))
+    #expect(run.output.contains("Saved \(folder.path)/IMG_"))
     try FileManager.default.removeItem(at: folder)
 
     let output = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -221,7 +225,7 @@ struct PhotoTimerCommandTests {
     #expect(run.status == 1)
     #expect(
       run.output.contains(
-        "failed: camera failed: no image file at /nonexistent/beach.jpg; check the path given to "
+        "Camera failed: no image file at /nonexistent/beach.jpg; check the path given to "
           + "--camera file:PATH"))
   }
 

@@ -215,7 +215,7 @@ struct PreviewTests {
   @Test("The preview's cells carry the source's colour, before any count starts")
   func colours() async throws {
     try await withPane(Self.blue + ["--frame", "--no-location", "-o", "@folder"]) { pane in
-      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("framing") })
+      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("Framing") })
       let cells = PaneCells(await pane.screen()).all
       let off = cells.filter { !isNear($0, [0x33, 0x66, 0xCC]) }
       #expect(off.isEmpty, "\(off.prefix(3)) of \(cells.count) cells are not 0x3366cc")
@@ -233,7 +233,7 @@ struct PreviewTests {
     let arguments =
       Self.moving + ["--frame", "-s", "30", "--no-location", "--no-beep", "-o", "@folder"]
     try await withPane(arguments) { pane in
-      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("framing") })
+      #expect(await pane.wait { PaneCells($0).all.count > 500 && $0.contains("Framing") })
       let pid = try #require(await pane.pid())
       let ffmpeg = ffmpegChildren(of: pid)
       #expect(ffmpeg.count == 1)
@@ -243,7 +243,7 @@ struct PreviewTests {
       await pane.press("r")
       #expect(await pane.wait { $0.contains("restarted (1)") })
       await pane.press("c")
-      #expect(await pane.wait { $0.contains("framing") && !$0.contains("c cancel") })
+      #expect(await pane.wait { $0.contains("Framing") && !$0.contains("c cancel") })
       let before = await pane.screen()
       #expect(await pane.wait { $0 != before && PaneCells($0).all.count > 500 })
       #expect(ffmpegChildren(of: pid) == ffmpeg)
@@ -275,7 +275,7 @@ struct PreviewTests {
       #expect(try FileManager.default.contentsOfDirectory(atPath: pane.folder.path).isEmpty)
       // Back on the normal screen: no preview cells, the text view says it was cancelled.
       #expect(PaneCells(await pane.screen()).all.isEmpty)
-      #expect(await pane.text().contains("cancelled"))
+      #expect(await pane.text().contains("Cancelled"))
     }
   }
 
@@ -363,7 +363,7 @@ struct PreviewTests {
     let arguments = ["--camera", "gphoto2", "--frame", "-s", "1", "--no-location", "-o", "@folder"]
     let environment = ["COLORTERM": "truecolor", "PHOTOTIMER_GPHOTO2": script]
     try await withPane(arguments, environment: environment) { pane in
-      #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("framing") })
+      #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("Framing") })
       let cells = PaneCells(await pane.screen()).all
       #expect(cells.filter { !isNear($0, [0x33, 0x66, 0xCC], tolerance: 10) }.isEmpty)
       await pane.press("Space")

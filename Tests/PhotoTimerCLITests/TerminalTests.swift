@@ -154,7 +154,7 @@ struct TerminalTests {
     ])
     let before = run.settings()
     try run.start()
-    #expect(run.read(until: "capturing"))
+    #expect(run.read(until: "Taking the photo"))
     run.process.terminate()
     let status = run.wait()
     #expect(status == 143, "\(run.text.suffix(400))")

@@ -67,12 +67,21 @@ struct GenerousReceiverTests {
     defer { server.stop() }
     let source = source(server)
     let step = source.preparation()
-    let waiting = Task { try await step.perform() }
-    // NB: waits for the reports to have been read, not for a time.
-    while source.status?.contains("±137 m so far") != true {
-      try await Task.sleep(for: .milliseconds(5))
+    // NB: the step pushes its status after each report: the test waits for those words.
+    let (said, saying) = AsyncStream.makeStream(of: String?.self)
+    let listener = StepStatus.Listener { saying.yield($0) }
+    let waiting = Task {
+      try await StepStatus.$listener.withValue(listener) { try await step.perform() }
     }
-    #expect(source.status == "fix ±137 m so far; waiting for one within 100 m")
+    let expected = "fix ±137 m so far; waiting for one within 100 m"
+    var heard: [String?] = []
+    for await text in said {
+      heard.append(text)
+      if text == expected { break }
+    }
+    #expect(heard.first??.hasPrefix("no fix yet: no report from gpsd at 127.0.0.1:") == true)
+    #expect(heard.last == expected)
+    #expect(source.status == expected)
     let tag = try #require(step.ready())
     #expect(tag.horizontalError == 137)
     let place = try #require(

@@ -271,7 +271,7 @@ struct GPhoto2LiveViewTests {
 @Suite("A DSLR's live view handed over at the camera's pace", .serialized, .timeLimit(.minutes(2)))
 struct GPhoto2HandOverTests {
   /// Runs a count of `seconds` on the stand-in through the engine, the screen's live view
-  /// open, recording each event with what the camera's step said at that moment.
+  /// open, recording each event with what the camera's step had said by then.
   private func run(
     _ dslr: StandInDSLR, view: GPhoto2LiveView<ContinuousClock>, seconds: Int,
     camera: LiveCamera, settleAfterLiveView: Duration = .seconds(2)
@@ -283,11 +283,15 @@ struct GPhoto2HandOverTests {
     let engine = PhotoTimerEngine(
       configuration: PhotoTimerConfiguration(countdownSeconds: seconds),
       services: services, clock: ContinuousClock())
-    let seen = Locked<[(PhotoTimerEvent.Kind, String?)]>([])
+    let seen = Locked<(state: PhotoTimerState, said: [(PhotoTimerEvent.Kind, String?)])>(
+      (PhotoTimerState(), []))
     let result = await engine.run { event in
-      seen.withLock { $0.append((event.kind, services.status(of: .camera))) }
+      seen.withLock { seen in
+        seen.state.apply(event)
+        seen.said.append((event.kind, seen.state.activity[.camera]))
+      }
     }
-    return (result, seen.withLock { $0 })
+    return (result, seen.withLock { $0.said })
   }
 
   /// Waits for two new pictures of the live view: it streams again.
@@ -301,6 +305,7 @@ struct GPhoto2HandOverTests {
 
   @Test("Slow to let go (3 s): never killed; zero waits and says why; photo; streams; lead learned")
   func slowToLetGo() async throws {
+    let closing = "waiting for the camera to end its live view…"
     let dslr = try StandInDSLR(closeDelay: 3)
     defer { dslr.remove() }
     let view = dslr.view()
@@ -315,24 +320,21 @@ struct GPhoto2HandOverTests {
       configuration: PhotoTimerConfiguration(countdownSeconds: 4), services: services,
       clock: clock)
     let recorder = EventRecorder()
-    let said = Locked<[String?]>([])
-    let run = Task {
-      await engine.run { event in
-        said.withLock { $0.append(services.status(of: .camera)) }
-        recorder.record(event)
+    let run = Task { await engine.run { event in recorder.record(event) } }
+    // Started, location skipped, the look and the camera (metered on the live view).
+    let first = await recorder.waitUntil { events in
+      events.contains {
+        if case .stepFinished(let report) = $0.kind { report.step == .camera } else { false }
       }
     }
-    // Started, location skipped, the look and the camera (metered on the live view).
-    let first = await recorder.waitForEvents(4)
-    #expect(
-      first.contains {
-        if case .stepFinished(let report) = $0.kind { report.step == .camera } else { false }
-      })
+    #expect(first.first?.kind == .started(countdownSeconds: 4))
     // The first tick and the hand-over, the cautious lead (3 s) before zero.
     await clock.waitForSleepers(2)
     #expect(clock.deadlines == [.seconds(1), .seconds(1)])
     _ = clock.advance(to: .seconds(1))
-    while view.session?.isStopping != true { await Task.yield() }
+    // The tick, and the hand-over saying it has begun.
+    let begun = await recorder.waitFor(.stepStatus(.camera, closing))
+    #expect(begun.contains { $0.kind == .tick(remaining: 3) })
     // Zero while the camera still closes its live view: the run waits, and says why.
     _ = clock.advance(to: .seconds(4))
     guard case .captured(let photo) = await run.value else {
@@ -345,9 +347,11 @@ struct GPhoto2HandOverTests {
     let waiting = try #require(kinds.firstIndex(of: .waiting(for: [.camera])), "\(kinds)")
     let shutter = try #require(kinds.firstIndex(of: .shutter), "\(kinds)")
     #expect(waiting < shutter)
-    let words = said.withLock { $0 }
-    #expect(words[waiting] == "waiting for the camera to end its live view…")
-    #expect(words[shutter] == nil)
+    var state = PhotoTimerState()
+    for event in recorder.events.prefix(waiting + 1) { state.apply(event) }
+    #expect(PhotoTimerStatus.waitingLine(for: [.camera], activity: state.activity) == closing)
+    for event in recorder.events[(waiting + 1)...shutter] { state.apply(event) }
+    #expect(state.activity.isEmpty)
     // Never killed mid-close: it let go by itself.
     #expect(FileManager.default.fileExists(atPath: dslr.closedCleanly.path))
     let stop = try #require(view.session?.lastStop)

@@ -161,10 +161,10 @@ struct EngineHandOverTests {
       lead: { .seconds(1) },
       perform: {
         underWay.withLock { $0 = true }
+        StepStatus.report("waiting for the camera to end its live view…")
         for await _ in gate { break }
         underWay.withLock { $0 = false }
-      },
-      status: { underWay.withLock { $0 } ? "waiting for the camera to end its live view…" : nil })
+      })
     var services = PhotoTimerServices.simulated()
     let harness = EngineHarness(seconds: 2) { clock in
       services = .simulated(clock: clock)
@@ -176,11 +176,18 @@ struct EngineHandOverTests {
     await harness.clock.waitForSleepers(5)
     #expect(harness.clock.deadlines.contains(.seconds(1)))
     // At 1.4 s the camera is ready: the hand-over (due since 1 s) starts.
-    await harness.advance(to: ms(1400), newEvents: 2, sleepers: 3)
+    // Its status is published as the camera's, and a wait at zero says it.
+    let ready = await harness.advance(to: ms(1400), newEvents: 3, sleepers: 3)
+    #expect(
+      ready.last?.kind == .stepStatus(.camera, "waiting for the camera to end its live view…"))
     let zero = await harness.advance(to: .seconds(2), newEvents: 1, sleepers: 3)
     #expect(zero.map(\.kind) == [.waiting(for: [.camera])])
     #expect(underWay.withLock { $0 })
-    #expect(services.status(of: .camera) == "waiting for the camera to end its live view…")
+    var state = PhotoTimerState()
+    for event in harness.recorder.events { state.apply(event) }
+    #expect(
+      PhotoTimerStatus.waitingLine(for: [.camera], activity: state.activity)
+        == "waiting for the camera to end its live view…")
     #expect(!harness.recorder.kinds.contains(.shutter))
     open.yield()
     guard case .captured(let photo) = await harness.run.value else {
@@ -188,7 +195,6 @@ struct EngineHandOverTests {
       return
     }
     #expect(photo.shutterOffset == .seconds(2))
-    #expect(services.status(of: .camera) == nil)
     #expect(harness.clock.sleeperCount == 0)
   }
 }

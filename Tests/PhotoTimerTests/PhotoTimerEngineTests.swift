@@ -355,19 +355,26 @@ struct PreparationStatusTests {
     #expect(photo.report(for: .filter)?.outcome == .skipped(reason: "filter off"))
   }
 
-  @Test("A step dropped at the shutter gives its live status as the reason")
+  @Test("A step dropped at the shutter gives the status it last reported as the reason")
   func liveDropReason() async throws {
-    let status = Locked<String?>("no fix yet: connecting")
     let harness = EngineHarness(seconds: 2) { clock in
       var services = PhotoTimerServices.simulated(clock: clock, location: .never)
       let perform = services.location.perform
-      services.location = Preparation(
-        isRequired: false, status: { status.withLock { $0 } }, perform: perform)
+      services.location = Preparation(isRequired: false) {
+        StepStatus.report("no fix yet: connecting")
+        StepStatus.report("no fix yet: the receiver has no satellites")
+        return try await perform()
+      }
       return services
     }
-    await harness.recorder.waitForEvents(1)
+    await harness.recorder.waitForEvents(3)
+    #expect(
+      harness.recorder.kinds.dropFirst()
+        == [
+          .stepStatus(.location, "no fix yet: connecting"),
+          .stepStatus(.location, "no fix yet: the receiver has no satellites"),
+        ])
     await harness.clock.waitForSleepers(4)
-    status.withLock { $0 = "no fix yet: the receiver has no satellites" }
     await harness.advance(to: ms(1000), newEvents: 1, sleepers: 4)
     await harness.advance(to: ms(1400), newEvents: 1, sleepers: 3)
     await harness.advance(to: ms(2000), newEvents: 4, sleepers: 0)

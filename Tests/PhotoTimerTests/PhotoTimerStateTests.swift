@@ -56,12 +56,10 @@ struct PhotoTimerStateTests {
   func waitingLine() {
     let closing = "waiting for the camera to end its live view…"
     #expect(
-      PhotoTimerStatus.waitingLine(for: [.camera], status: { _ in nil }) == "waiting for camera")
+      PhotoTimerStatus.waitingLine(for: [.camera], activity: [:]) == "waiting for camera")
     #expect(
-      PhotoTimerStatus.waitingLine(for: [.camera, .location], status: { _ in nil })
+      PhotoTimerStatus.waitingLine(for: [.camera, .location], activity: [.filter: "busy"])
         == "waiting for camera and location")
-    #expect(
-      PhotoTimerStatus.waitingLine(for: [.camera], status: { $0 == .camera ? closing : nil })
-        == closing)
+    #expect(PhotoTimerStatus.waitingLine(for: [.camera], activity: [.camera: closing]) == closing)
   }
 }

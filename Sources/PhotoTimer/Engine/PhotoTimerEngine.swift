@@ -44,6 +44,8 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     case cameraLost(RunStateMachine.StepError)
     /// The camera's hand-over ended: free (`nil`), or why not.
     case handedOver(RunStateMachine.StepError?)
+    /// A step reported what it waits for (``StepStatus``).
+    case status(StatusInbox.Update)
     /// A sleep that ended by cancellation.
     case interrupted
   }
@@ -97,8 +99,18 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
     var machine = RunStateMachine(
       configuration: configuration, required: services.requiredSteps,
       skipped: services.skippedSteps, handOverLead: services.camera.handOver?.lead())
+    let inbox = StatusInbox()
+    defer { inbox.close() }
 
     let result = await withTaskGroup(of: Signal.self, returning: PhotoTimerResult.self) { group in
+      /// The steps' reports, one at a time: the next is awaited once this one is handled.
+      func listen() {
+        group.addTask {
+          for await update in inbox.updates { return .status(update) }
+          return .interrupted
+        }
+      }
+      listen()
       if let shootNow {
         group.addTask {
           for await _ in shootNow { return .shootNow }
@@ -116,10 +128,12 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             await onEvent(event)
           case .startStep(let step):
             let work = services.work(for: step)
+            let listener = inbox.listener(for: step)
             group.addTask {
               let result: Result<StepValue, RunStateMachine.StepError>
               do {
-                result = .success(try await work())
+                result = .success(
+                  try await StepStatus.$listener.withValue(listener) { try await work() })
               } catch {
                 result = .failure(RunStateMachine.StepError(message: Self.message(for: error)))
               }
@@ -139,9 +153,10 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             guard let handOver = services.camera.handOver else {
               preconditionFailure("Internal inconsistency: a hand-over for a camera without one")
             }
+            let listener = inbox.listener(for: .camera)
             group.addTask {
               do {
-                try await handOver.perform()
+                try await StepStatus.$listener.withValue(listener) { try await handOver.perform() }
                 return .handedOver(nil)
               } catch is CancellationError {
                 return .interrupted
@@ -151,7 +166,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             }
           case .askReady(let steps):
             var answers: [PreparationStep: Result<StepValue, RunStateMachine.StepError>] = [:]
-            for step in steps { answers[step] = services.atShutter(step) }
+            for step in steps {
+              answers[step] = services.atShutter(step, status: inbox.latest(step))
+            }
             pending += machine.handle(.readyAtShutter(answers), at: start.duration(to: clock.now))
           case .capture(let request):
             // Optional steps still running are dropped: the user never waits for them.
@@ -203,6 +220,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
           }
         case .cameraLost(let error): pending = machine.handle(.cameraLost(error), at: now)
         case .handedOver(let error): pending = machine.handle(.handedOver(error), at: now)
+        case .status(let update):
+          pending = machine.handle(.statusChanged(update.step, update.text), at: now)
+          listen()
         case .interrupted: pending = []
         }
       }
@@ -250,5 +270,44 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
   private static func message(for error: any Error) -> String {
     if error is CancellationError { return "cancelled" }
     return String(describing: error)
+  }
+}
+
+/// Where a run's steps report their status (``StepStatus``): the newest text of each, and
+/// the changes in order for the engine's loop.
+final class StatusInbox: Sendable {
+  struct Update: Sendable {
+    var step: PreparationStep
+    var text: String?
+  }
+
+  let updates: AsyncStream<Update>
+  private let continuation: AsyncStream<Update>.Continuation
+  private let newest = Locked<[PreparationStep: String]>([:])
+
+  init() {
+    (updates, continuation) = AsyncStream.makeStream(of: Update.self)
+  }
+
+  /// The listener for `step`'s work: a change is kept and queued, a repeat is not.
+  func listener(for step: PreparationStep) -> StepStatus.Listener {
+    StepStatus.Listener { [self] text in
+      let changed = newest.withLock { newest in
+        guard newest[step] != text else { return false }
+        newest[step] = text
+        return true
+      }
+      if changed { continuation.yield(Update(step: step, text: text)) }
+    }
+  }
+
+  /// What `step` last said it waits for, if anything.
+  func latest(_ step: PreparationStep) -> String? {
+    newest.withLock { $0[step] }
+  }
+
+  /// Ends the run's listening: later reports go nowhere.
+  func close() {
+    continuation.finish()
   }
 }

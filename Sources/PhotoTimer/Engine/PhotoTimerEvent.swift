@@ -11,6 +11,9 @@ public struct PhotoTimerEvent: Hashable, Sendable, CustomStringConvertible {
     case tick(remaining: Int)
     /// A preparation step finished, failed, or was dropped at the shutter.
     case stepFinished(StepReport)
+    /// What a running step (or the camera's hand-over) is waiting for changed, as the step
+    /// reported it (``StepStatus/report(_:)``); `nil` when it no longer names anything.
+    case stepStatus(PreparationStep, String?)
     /// Zero was reached and the shutter is waiting for these required steps.
     case waiting(for: [PreparationStep])
     /// The shutter fired; capture has begun.
@@ -45,6 +48,7 @@ public struct PhotoTimerEvent: Hashable, Sendable, CustomStringConvertible {
     case .started(let seconds): return "\(stamp) started: \(seconds) s countdown"
     case .tick(let remaining): return "\(stamp) \(remaining)"
     case .stepFinished(let report): return "\(stamp) \(report.step) \(report.outcome)"
+    case .stepStatus(let step, let text): return "\(stamp) \(step): \(text ?? "working")"
     case .waiting(let steps):
       return "\(stamp) waiting for \(steps.map(\.rawValue).joined(separator: ", "))"
     case .shutter: return "\(stamp) shutter"

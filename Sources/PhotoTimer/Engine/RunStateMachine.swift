@@ -55,6 +55,8 @@ struct RunStateMachine {
     case cameraLost(StepError)
     /// The camera's hand-over ended: free to shoot (`nil`), or why not.
     case handedOver(StepError?)
+    /// A step (or, for the camera, its hand-over) reported what it waits for now.
+    case statusChanged(PreparationStep, String?)
   }
 
   /// A step's or capture's failure, reduced to its message.
@@ -183,12 +185,24 @@ struct RunStateMachine {
     case .readyAtShutter(let answers): return collected(answers)
     case .captureEnded(let result): return captureEnded(result, at: now)
     case .cameraLost(let error): return cameraLost(error, at: now)
+    case .statusChanged(let step, let text): return statusChanged(step, text, at: now)
     }
   }
 
   mutating func startStep(_ step: PreparationStep) -> Action {
     running.insert(step)
     return .startStep(step)
+  }
+
+  /// A step's new status is published while it runs (the camera's also while its hand-over
+  /// runs), and never after the shutter: by then nothing waits for it.
+  func statusChanged(_ step: PreparationStep, _ text: String?, at now: Duration) -> [Action] {
+    switch phase {
+    case .preparing, .counting, .waiting: break
+    case .collecting, .capturing, .finished: return []
+    }
+    guard running.contains(step) || (step == .camera && handOver == .running) else { return [] }
+    return [.publish(event(.stepStatus(step, text), at: now))]
   }
 
   func event(_ kind: PhotoTimerEvent.Kind, at offset: Duration) -> PhotoTimerEvent {

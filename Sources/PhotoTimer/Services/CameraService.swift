@@ -131,7 +131,7 @@ public struct CameraService: Sendable {
 ///
 /// The engine starts ``perform`` ``lead`` before zero (at once when the camera becomes ready
 /// later than that, or when the user takes the photo now). If it has not finished at zero, the
-/// run waits (``PhotoTimerStatus/waiting(for:)`` the camera, showing ``status``) within the
+/// run waits (``PhotoTimerStatus/waiting(for:)`` the camera, showing its status) within the
 /// same bound as for a camera that is not ready, and the shutter fires the moment it has.
 public struct CameraHandOver: Sendable {
   /// How long before zero to start, read at the start of each run (a camera learns it from
@@ -139,23 +139,16 @@ public struct CameraHandOver: Sendable {
   public var lead: @Sendable () -> Duration
   /// Frees the camera for the shutter; returns once it is free. A throw fails the run.
   public var perform: @Sendable () async throws -> Void
-  /// What the hand-over is waiting for right now (`"waiting for the camera to end its live
-  /// view…"`), or `nil` when it is not under way.
-  public var status: @Sendable () -> String?
-
   /// Creates a hand-over.
   ///
   /// - Parameters:
   ///   - lead: How long before zero to start it.
   ///   - perform: Frees the camera; returns once it is free.
-  ///   - status: What it is waiting for right now, if it is under way.
   public init(
     lead: @escaping @Sendable () -> Duration,
-    perform: @escaping @Sendable () async throws -> Void,
-    status: @escaping @Sendable () -> String? = { nil }
+    perform: @escaping @Sendable () async throws -> Void
   ) {
     self.lead = lead
     self.perform = perform
-    self.status = status
   }
 }

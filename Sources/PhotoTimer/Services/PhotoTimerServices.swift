@@ -50,8 +50,10 @@ public struct PhotoTimerServices: Sendable {
   }
 
   /// What becomes of `step` when the shutter fires while it still runs: its value if it is
-  /// ready after all, else dropped with its own live status, or a general reason.
-  func atShutter(_ step: PreparationStep) -> Result<StepValue, RunStateMachine.StepError> {
+  /// ready after all, else dropped with the status it last reported, or a general reason.
+  func atShutter(
+    _ step: PreparationStep, status: String?
+  ) -> Result<StepValue, RunStateMachine.StepError> {
     let ready: StepValue? =
       switch step {
       case .camera: nil
@@ -59,25 +61,8 @@ public struct PhotoTimerServices: Sendable {
       case .filter: filter.ready().map(StepValue.filter)
       }
     if let ready { return .success(ready) }
-    return .failure(RunStateMachine.StepError(message: dropReason(for: step)))
-  }
-
-  /// What `step` is waiting for right now, as its service says, or `nil` when it says
-  /// nothing: for the camera, its hand-over's (``CameraHandOver/status``).
-  ///
-  /// - Parameter step: The step.
-  /// - Returns: A short phrase such as `"waiting for a satellite fix"`, or `nil`.
-  public func status(of step: PreparationStep) -> String? {
-    switch step {
-    case .camera: camera.handOver?.status()
-    case .location: location.status()
-    case .filter: filter.status()
-    }
-  }
-
-  /// Why `step` is dropped at the shutter: its own live status, else a general reason.
-  func dropReason(for step: PreparationStep) -> String {
-    (step == .camera ? nil : status(of: step)) ?? step.droppedReason
+    let reason = (step == .camera ? nil : status) ?? step.droppedReason
+    return .failure(RunStateMachine.StepError(message: reason))
   }
 
   /// Each step's work, typed as the value it produces.

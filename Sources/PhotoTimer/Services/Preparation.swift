@@ -3,6 +3,8 @@
 /// The work runs as a child task off the main actor, concurrently with the countdown and the
 /// other preparations. It must honour cancellation: the engine cancels it when the user
 /// cancels, when a required step fails, or, for an optional step, when the shutter fires.
+/// While it waits it says what for with ``StepStatus/report(_:)``: that text is shown beside
+/// the step's spinner, and is why an optional step is left out when the shutter comes first.
 ///
 /// ```swift
 /// let location = Preparation<LocationTag>(isRequired: false) {
@@ -18,12 +20,6 @@ public struct Preparation<Value: Sendable>: Sendable {
   /// The work. It returns the step's value or throws an error whose description says what
   /// failed and what to do.
   public var perform: @Sendable () async throws -> Value
-  /// What the step is waiting for right now, in words, such as
-  /// `"no fix yet: the receiver has no satellites"`; `nil` when it has nothing to say.
-  ///
-  /// A user interface may show it beside the step's spinner. When an optional step is still
-  /// running at the shutter, the engine drops it with this text as the reason.
-  public var status: @Sendable () -> String?
   /// The step's value when it is already known without waiting, or `nil`.
   ///
   /// When the shutter fires while the step is still running, the engine asks this first: a
@@ -40,17 +36,14 @@ public struct Preparation<Value: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - isRequired: Whether the photo needs this step's value.
-  ///   - status: What the step is waiting for right now, read by user interfaces and as the
-  ///     reason when the shutter drops the step.
   ///   - ready: The value when it is already known without waiting, asked at the shutter.
   ///   - perform: The work; it must return promptly when its task is cancelled.
   public init(
-    isRequired: Bool, status: @escaping @Sendable () -> String? = { nil },
+    isRequired: Bool,
     ready: @escaping @Sendable () -> Value? = { nil },
     perform: @escaping @Sendable () async throws -> Value
   ) {
     self.isRequired = isRequired
-    self.status = status
     self.ready = ready
     self.perform = perform
     self.disabledReason = nil

@@ -26,12 +26,12 @@ public enum PhotoTimerStatus: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - steps: The steps waited for (``waiting(for:)``).
-  ///   - status: Each step's live status (``PhotoTimerServices/status(of:)``).
+  ///   - activity: What each step last said it waits for (``PhotoTimerState/activity``).
   /// - Returns: One line, without a final ellipsis unless a status has one.
   public static func waitingLine(
-    for steps: [PreparationStep], status: (PreparationStep) -> String?
+    for steps: [PreparationStep], activity: [PreparationStep: String]
   ) -> String {
-    let own = steps.compactMap(status)
+    let own = steps.compactMap { activity[$0] }
     guard own.isEmpty else { return own.joined(separator: "; ") }
     return "waiting for \(steps.map(\.rawValue).joined(separator: " and "))"
   }

@@ -22,17 +22,19 @@ import Observation
 @MainActor
 @Observable
 public final class PhotoTimerViewModel {
+  /// Everything the current run shows: its phase, each step's report and status.
+  public private(set) var state = PhotoTimerState() {
+    didSet { didWriteState?(state.status, state.prep) }
+  }
   /// The phase of the current run.
-  public private(set) var status: PhotoTimerStatus = .idle {
-    didSet { didWriteState?(status, prep) }
-  }
+  public var status: PhotoTimerStatus { state.status }
   /// Which preparations of the current run have their value.
-  public private(set) var prep = PreparationProgress() {
-    didSet { didWriteState?(status, prep) }
-  }
+  public var prep: PreparationProgress { state.prep }
   /// How each preparation of the current run that has ended ended (its value, failure, drop
   /// or skip) and when: what a checklist shows beside each step.
-  public private(set) var reports: [PreparationStep: StepReport] = [:]
+  public var reports: [PreparationStep: StepReport] { state.reports }
+  /// What each step still running says it waits for (``StepStatus``), pushed as it changes.
+  public var activity: [PreparationStep: String] { state.activity }
   /// The countdown of the next run, in seconds (0 shoots as soon as the camera is ready).
   /// Changing it does not affect a run in progress.
   public var countdownSeconds: Int
@@ -42,7 +44,7 @@ public final class PhotoTimerViewModel {
   @ObservationIgnored private var runTask: Task<Void, Never>?
   @ObservationIgnored private var shutterButton: AsyncStream<Void>.Continuation?
   @ObservationIgnored private var generation: UInt64 = 0
-  /// Called after every write of ``status`` or ``prep``, with both; tests use it to see
+  /// Called after every write of ``state``, with its status and progress; tests use it to see
   /// transient states that a later read would miss.
   @ObservationIgnored package var didWriteState: ((PhotoTimerStatus, PreparationProgress) -> Void)?
   @ObservationIgnored private var subscribers: [AsyncStream<PhotoTimerEvent>.Continuation] = []
@@ -96,9 +98,7 @@ public final class PhotoTimerViewModel {
     let current = generation
     let configuration = PhotoTimerConfiguration(
       countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit)
-    status = .counting(remaining: configuration.countdownSeconds)
-    prep = PreparationProgress()
-    reports = [:]
+    state = PhotoTimerState(status: .counting(remaining: configuration.countdownSeconds))
     let run = makeRun(configuration)
     let (presses, button) = AsyncStream.makeStream(of: Void.self)
     shutterButton?.finish()
@@ -128,9 +128,7 @@ public final class PhotoTimerViewModel {
     shutterButton?.finish()
     shutterButton = nil
     generation &+= 1
-    status = .idle
-    prep = PreparationProgress()
-    reports = [:]
+    state = PhotoTimerState()
   }
 
   /// The events of every run from now on, each delivered after the state reflects it.
@@ -153,11 +151,9 @@ public final class PhotoTimerViewModel {
   /// The one place that writes state: only the current run's events are applied.
   private func apply(_ event: PhotoTimerEvent, generation run: UInt64) {
     if run == generation {
-      var state = PhotoTimerState(status: status, prep: prep, reports: reports)
-      state.apply(event)
-      if state.status != status { status = state.status }
-      if state.prep != prep { prep = state.prep }
-      if state.reports != reports { reports = state.reports }
+      var next = state
+      next.apply(event)
+      if next != state { state = next }
     } else if event.kind != .cancelled {
       return
     }

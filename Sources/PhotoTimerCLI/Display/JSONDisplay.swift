@@ -4,15 +4,17 @@ import PhotoTimer
 ///
 /// The schema is documented in the README.
 final class JSONDisplay: RunDisplay {
-  /// Each step's live status, for what a wait at zero is for.
-  private let statusOf: @Sendable (PreparationStep) -> String?
-
-  init(status: @escaping @Sendable (PreparationStep) -> String? = { _ in nil }) {
-    statusOf = status
-  }
+  /// What each step last said it waits for, for the words of a wait at zero.
+  private let activity = Locked<[PreparationStep: String]>([:])
 
   func show(_ event: PhotoTimerEvent, base: Duration) {
-    StandardStream.output.write(Self.line(for: event, base: base, status: statusOf) + "\n")
+    let activity = activity.withLock { activity in
+      var state = PhotoTimerState(activity: activity)
+      state.apply(event)
+      activity = state.activity
+      return activity
+    }
+    StandardStream.output.write(Self.line(for: event, base: base, activity: activity) + "\n")
   }
 
   func note(_ text: String) {}
@@ -23,8 +25,7 @@ final class JSONDisplay: RunDisplay {
 
   /// The JSON object for one event.
   static func line(
-    for event: PhotoTimerEvent, base: Duration,
-    status: (PreparationStep) -> String? = { _ in nil }
+    for event: PhotoTimerEvent, base: Duration, activity: [PreparationStep: String] = [:]
   ) -> String {
     var object = JSONObject()
     let t = (base + event.offset).seconds
@@ -60,7 +61,12 @@ final class JSONDisplay: RunDisplay {
       object.add("t", t)
       object.addRaw(
         "for", "[" + steps.map { JSONObject.quote($0.rawValue) }.joined(separator: ",") + "]")
-      object.add("text", PhotoTimerStatus.waitingLine(for: steps, status: status))
+      object.add("text", PhotoTimerStatus.waitingLine(for: steps, activity: activity))
+    case .stepStatus(let step, let text):
+      object.add("event", "status")
+      object.add("t", t)
+      object.add("step", step.rawValue)
+      if let text { object.add("text", text) } else { object.addRaw("text", "null") }
     case .shutter:
       object.add("event", "shutter")
       object.add("t", t)

@@ -28,14 +28,20 @@ final class LiveDisplay: RunDisplay {
     /// The newest preview, scaled to the room it was asked for.
     var preview: Frame?
     /// Framing (`--frame`): the count waits for space; what to say.
-    var framing: Framing?
-  }
+    var framing: PhotoTimerPresentation.Framing?
+    /// The session is a time-lapse: a photo is followed by the next shot.
+    var timeLapse = false
 
-  /// What the framing line says.
-  struct Framing: Equatable {
-    var photos: Int
-    var lastFile: String?
-    var problem: String?
+    /// What the screen shows now; `isOver` once the command is ending.
+    func presentation(isOver: Bool = false) -> PhotoTimerPresentation {
+      var betweenShots = false
+      if timeLapse, case .captured = run.status { betweenShots = true }
+      return PhotoTimerPresentation(
+        state: run,
+        context: .init(
+          cameraStarting: startedAt == nil && framing == nil, hasRun: startedAt != nil,
+          isOver: isOver, framing: framing, note: note, betweenShots: betweenShots))
+    }
   }
 
   struct PendingTick {
@@ -47,9 +53,8 @@ final class LiveDisplay: RunDisplay {
   private let title: String
   private let color: Bool
   private let beep: Bool
-  private let statusOf: @Sendable (PreparationStep) -> String?
   private let frameLog: String?
-  private let state = Locked(Model())
+  private let state: Locked<Model>
   private let doorbell: Doorbell?
   private let flags = Locked((stopped: false, drawnLines: 0))
   /// How the preview is drawn, or `nil` for the text view.
@@ -62,18 +67,19 @@ final class LiveDisplay: RunDisplay {
   private let spinnerEpoch = ContinuousClock.now
 
   init(
-    title: String, color: Bool, beep: Bool, terminal: Terminal,
-    status: @escaping @Sendable (PreparationStep) -> String?,
+    title: String, color: Bool, beep: Bool, terminal: Terminal, timeLapse: Bool = false,
     preview: TerminalGraphics.Method? = nil,
     frameLog: String? = ProcessInfo.processInfo.environment["PHOTOTIMER_FRAME_LOG"]
   ) {
     self.previewMethod = preview
+    var model = Model()
+    model.timeLapse = timeLapse
+    state = Locked(model)
     if preview != nil { terminal.enterAlternateScreen() }
     self.title = title
     self.color = color
     self.beep = beep
     self.terminal = terminal
-    self.statusOf = status
     self.frameLog = frameLog
     if let frameLog { _ = FileManager.default.createFile(atPath: frameLog, contents: nil) }
     doorbell = try? Doorbell()
@@ -120,15 +126,15 @@ final class LiveDisplay: RunDisplay {
     state.withLock { $0.framing = nil }
     draw(final: true)
     var lines: [String] = []
-    if case .captured(let photo) = result {
-      lines += summary(photo)
+    if case .captured = result {
+      lines += text(state.withLock { $0 }, final: true).summary()
       lines += chart(timeline)
     }
     StandardStream.output.write(lines.map { $0 + "\n" }.joined())
   }
 
   /// Framing: the preview runs, the count waits for space.
-  func framing(_ framing: Framing) {
+  func framing(_ framing: PhotoTimerPresentation.Framing) {
     state.withLock { model in
       model.framing = framing
       model.note = nil
@@ -186,25 +192,9 @@ final class LiveDisplay: RunDisplay {
     guard let doorbell else { return }
     while !flags.withLock({ $0.stopped }) {
       draw(final: false)
-      let animating = state.withLock { model in
-        if model.isPreparing || model.run.status == .capturing { return true }
-        if case .waiting = model.run.status { return true }
-        return false
-      }
+      let animating = state.withLock { $0.presentation().isAnimating }
       _ = doorbell.wait(timeout: animating ? .milliseconds(100) : nil)
     }
-  }
-
-  private var spinner: String {
-    let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-    let now = ContinuousClock.now.duration(to: spinnerEpoch)
-    let tenths = abs(
-      now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000)
-    return frames[Int(tenths % Int64(frames.count))]
-  }
-
-  private func paint(_ text: String, _ code: String) -> String {
-    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
   private func draw(final: Bool) {
@@ -220,48 +210,14 @@ final class LiveDisplay: RunDisplay {
     logTicks(ticks, model: model)
   }
 
-  /// The header line.
-  private func header(_ model: Model, final: Bool) -> String {
-    let keys: String
-    if final {
-      keys = ""
-    } else if model.framing != nil {
-      keys = "   space start · q quit"
-    } else {
-      keys = "   c cancel · space take it now · r restart"
-    }
-    return paint("phototimer", "1") + "  ·  " + title + (model.note.map { "  ·  \($0)" } ?? "")
-      + paint(keys, "2")
-  }
-
-  /// What the framing line says: the prompt, the last photo, a problem.
-  private func framingLine(_ framing: Framing) -> String {
-    var line = "  " + paint("framing", "1;36") + "  ·  press space to start the count"
-    if let file = framing.lastFile {
-      line += "  ·  " + paint("✓ \(framing.photos) taken, last \(file)", "32")
-    }
-    if let problem = framing.problem { line += "  ·  " + paint("✗ \(problem)", "31") }
-    return line
-  }
-
-  /// What a wait at zero is for, ending in an ellipsis.
-  private func waitingText(_ steps: [PreparationStep]) -> String {
-    let line = PhotoTimerStatus.waitingLine(for: steps, status: statusOf)
-    return line.hasSuffix("…") ? line : line + "…"
-  }
-
-  /// The status under the count: waiting, capturing, captured, failed, cancelled.
-  private func statusLine(_ model: Model) -> String {
-    if let framing = model.framing { return framingLine(framing) }
-    switch model.run.status {
-    case .counting(let remaining): return "  " + paint("\(remaining)", "1;36") + " …"
-    case .waiting(let steps):
-      return "  \(spinner) \(waitingText(steps))"
-    case .capturing: return "  \(spinner) capturing…"
-    case .captured: return "  " + paint("✓ captured", "1;32")
-    case .failed(let failure): return "  " + paint("✗ \(failure.message)", "1;31")
-    case .idle: return "  " + (model.startedAt == nil ? "starting…" : "cancelled")
-    }
+  /// The presentation's words for `model`, with the spinner's frame for now.
+  private func text(_ model: Model, final: Bool) -> ScreenText {
+    let turned = spinnerEpoch.duration(to: .now)
+    let tenths =
+      turned.components.seconds * 10 + turned.components.attoseconds / 100_000_000_000_000_000
+    return ScreenText(
+      presentation: model.presentation(isOver: final), title: title, color: color,
+      spinner: ScreenText.spinner(tenths: tenths))
   }
 
   /// The full-screen view: header, preview with the count over it, status, checklist; only
@@ -270,10 +226,9 @@ final class LiveDisplay: RunDisplay {
     let size = Terminal.size
     let layout = ScreenLayout(size: size)
     var out: [UInt8] = []
-    var texts: [Int: String] = [
-      1: header(model, final: false), layout.statusRow: statusLine(model),
-    ]
-    for (offset, line) in checklist(model, final: false).enumerated() {
+    let words = text(model, final: false)
+    var texts: [Int: String] = [1: words.header(), layout.statusRow: words.statusLine()]
+    for (offset, line) in words.checklist().enumerated() {
       texts[layout.checklistRow + offset] = line
     }
     screen.withLock { screen in
@@ -293,9 +248,7 @@ final class LiveDisplay: RunDisplay {
           : frame.width
         // NB: a frame scaled for the size before a resize does not fit: wait for the next.
         if pictureColumns <= cells.columns, pictureRows <= cells.rows {
-          if case .counting(let remaining) = model.run.status, model.framing == nil {
-            CountOverlay.draw(remaining, on: &frame)
-          }
+          if let count = words.presentation.count { CountOverlay.draw(count, on: &frame) }
           let row = cells.row + (cells.rows - pictureRows) / 2
           let column = 1 + (size.columns - pictureColumns) / 2
           let box = [row, column, pictureColumns, pictureRows]
@@ -327,16 +280,8 @@ final class LiveDisplay: RunDisplay {
 
   private func drawText(_ model: Model, final: Bool) {
     let width = Terminal.size.columns
-    var lines: [String] = []
-    lines.append(header(model, final: final))
-    lines.append("")
-    if let framing = model.framing {
-      lines.append(contentsOf: ["", "", framingLine(framing), "", ""])
-    } else {
-      lines.append(contentsOf: bigStatus(model, width: width))
-    }
-    lines.append("")
-    lines.append(contentsOf: checklist(model, final: final))
+    let words = text(model, final: final)
+    let lines = [words.header(), ""] + words.bigStatus(width: width) + [""] + words.checklist()
     let clipped = lines.map { Self.clip($0, to: width) }
     var text = ""
     let previous = flags.withLock { $0.drawnLines }
@@ -345,64 +290,6 @@ final class LiveDisplay: RunDisplay {
     text += "\u{1B}[J"
     flags.withLock { $0.drawnLines = clipped.count }
     StandardStream.output.write(text)
-  }
-
-  /// The count in big digits, or the state at zero, five lines.
-  private func bigStatus(_ model: Model, width: Int) -> [String] {
-    var lines: [String] = []
-    switch model.run.status {
-    case .counting(let remaining):
-      for row in BigDigits.rows(remaining) {
-        lines.append(
-          String(repeating: " ", count: max(0, (width - row.count) / 2)) + paint(row, "1;36"))
-      }
-    case .waiting(let steps):
-      lines.append(contentsOf: [
-        "", "", "  \(spinner) \(waitingText(steps))", "",
-        "",
-      ])
-    case .capturing:
-      lines.append(contentsOf: ["", "", "  \(spinner) capturing…", "", ""])
-    case .captured:
-      lines.append(contentsOf: ["", "", "  " + paint("✓ captured", "1;32"), "", ""])
-    case .failed(let failure):
-      lines.append(contentsOf: ["", "", "  " + paint("✗ \(failure.message)", "1;31"), "", ""])
-    case .idle:
-      lines.append(contentsOf: [
-        "", "", "  " + (model.startedAt == nil ? "starting…" : "cancelled"), "", "",
-      ])
-    }
-    return lines
-  }
-
-  /// The three preparations, one line each.
-  private func checklist(_ model: Model, final: Bool) -> [String] {
-    var lines: [String] = []
-    for step in PreparationStep.allCases {
-      let name = step.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-      switch model.line(for: step) {
-      case .running where final:
-        lines.append("  \(paint("–", "33")) \(name) \(paint("stopped", "2"))")
-      case .running:
-        let status = statusOf(step) ?? "working…"
-        lines.append("  \(paint(spinner, "36")) \(name) \(paint(status, "2"))")
-      case .done(let report):
-        let time = "\(report.elapsed.formattedSeconds(fractionDigits: 1)) s"
-        switch report.outcome {
-        case .succeeded(let value):
-          lines.append("  \(paint("✓", "32")) \(name) \(value)  \(paint(time, "2"))")
-        case .failed(let reason):
-          lines.append("  \(paint("✗", "31")) \(name) \(reason)  \(paint(time, "2"))")
-        case .dropped(let reason):
-          lines.append("  \(paint("–", "33")) \(name) \(reason)  \(paint(time, "2"))")
-        case .skipped(let reason):
-          lines.append("  \(paint("·", "2")) \(name) \(paint(reason, "2"))")
-        }
-      case .notStarted:
-        lines.append("  \(paint("·", "2")) \(name)")
-      }
-    }
-    return lines
   }
 
   /// Appends the ticks drawn to the frame log, if one is kept.
@@ -450,18 +337,8 @@ final class LiveDisplay: RunDisplay {
 
   // MARK: - Summary
 
-  private func summary(_ photo: CapturedPhoto) -> [String] {
-    var lines = [""]
-    lines.append("  file      \(photo.file?.path ?? "none (simulation)")")
-    lines.append(
-      "  settings  \(photo.settings)" + (photo.settingsNote.map { paint(" (\($0))", "2") } ?? ""))
-    lines.append(
-      "  place     \(photo.location?.name ?? "none — \(photo.locationUnavailableReason ?? "off")")")
-    lines.append("  look      \(photo.filter)")
-    lines.append(
-      "  shutter   \(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s after the start"
-    )
-    return lines
+  private func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
   private func chart(_ timeline: Timeline) -> [String] {
@@ -488,31 +365,5 @@ final class LiveDisplay: RunDisplay {
       lines.append("  " + String(repeating: " ", count: 10 + at) + "▲ shutter")
     }
     return lines
-  }
-}
-
-extension LiveDisplay.Model {
-  /// What the checklist shows for a step.
-  enum Line {
-    case notStarted
-    case running
-    case done(StepReport)
-  }
-
-  /// A step with a report has ended; before that it runs once the run has started.
-  func line(for step: PreparationStep) -> Line {
-    if let report = run.reports[step] { return .done(report) }
-    return startedAt == nil ? .notStarted : .running
-  }
-
-  /// Whether a spinner turns: a step still runs during the count or the wait.
-  var isPreparing: Bool {
-    guard startedAt != nil else { return false }
-    switch run.status {
-    case .counting, .waiting:
-      return PreparationStep.allCases.contains { run.reports[$0] == nil }
-    default:
-      return false
-    }
   }
 }

@@ -120,9 +120,9 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
       // NB: the camera step computes the suggestion as it settles (under a millisecond), so
       // when the shutter fires right as the camera becomes ready the look is not lost.
       return Preparation(
-        isRequired: false, status: { "waiting for the camera's preview" },
-        ready: { self.current.withLock { $0 }?.suggestion.withLock { $0 } }
+        isRequired: false, ready: { self.current.withLock { $0 }?.suggestion.withLock { $0 } }
       ) {
+        StepStatus.report("waiting for the camera's preview")
         let run = self.run()
         let preview = try await run.preview.value()
         return run.suggestion.withLock { $0 }

@@ -1,0 +1,337 @@
+/// What every front end shows at one moment, as words and states: the one place the screen
+/// is decided.
+///
+/// A presentation is a pure value computed from the run's state (``PhotoTimerState``) and
+/// what surrounds the run (``Context``): the window, the terminal's live view and the plain
+/// lines only draw it, so the same moment reads the same everywhere. JSON output stays the
+/// event stream.
+///
+/// ```swift
+/// let shown = PhotoTimerPresentation(state: model.state, context: .init(hasRun: true))
+/// label.text = shown.status.text          // "Waiting for the camera to end its live view…"
+/// for row in shown.checklist {
+///   print(row.mark.symbol, row.label, row.detail, row.time ?? "")
+/// }
+/// ```
+public struct PhotoTimerPresentation: Hashable, Sendable {
+  /// What surrounds the run: the camera before it, framing between counts, notes.
+  public struct Context: Hashable, Sendable {
+    /// The camera the screen shows is still opening: nothing can start yet.
+    public var cameraStarting: Bool
+    /// Why nothing can start (a camera that failed to open), shown instead of the status.
+    public var problem: String?
+    /// A run has started since the screen opened: an idle state after it is a cancel.
+    public var hasRun: Bool
+    /// Nothing more will happen (the command is ending): steps still running show as stopped.
+    public var isOver: Bool
+    /// Framing between counts (`--frame`), or `nil`.
+    public var framing: Framing?
+    /// Something that happened outside the run: a restart, a time-lapse shot.
+    public var note: String?
+    /// A time-lapse waits for its next shot: the session goes on after this photo.
+    public var betweenShots: Bool
+
+    /// Creates a context; by default a ready camera and no run yet.
+    ///
+    /// - Parameters:
+    ///   - cameraStarting: The camera is still opening.
+    ///   - problem: Why nothing can start, if anything.
+    ///   - hasRun: A run has started since the screen opened.
+    ///   - isOver: Nothing more will happen.
+    ///   - framing: Framing between counts.
+    ///   - note: A restart, a time-lapse shot.
+    ///   - betweenShots: A time-lapse waits for its next shot.
+    public init(
+      cameraStarting: Bool = false, problem: String? = nil, hasRun: Bool = false,
+      isOver: Bool = false, framing: Framing? = nil, note: String? = nil,
+      betweenShots: Bool = false
+    ) {
+      self.cameraStarting = cameraStarting
+      self.problem = problem
+      self.hasRun = hasRun
+      self.isOver = isOver
+      self.framing = framing
+      self.note = note
+      self.betweenShots = betweenShots
+    }
+  }
+
+  /// Between counts with framing: how many photos were taken, the last one, a problem.
+  public struct Framing: Hashable, Sendable {
+    /// Photos taken so far.
+    public var photos: Int
+    /// The last photo's file name.
+    public var lastFile: String?
+    /// Why the last count did not give a photo.
+    public var problem: String?
+
+    /// Creates a framing note.
+    ///
+    /// - Parameters:
+    ///   - photos: Photos taken so far.
+    ///   - lastFile: The last photo's file name.
+    ///   - problem: Why the last count gave no photo.
+    public init(photos: Int = 0, lastFile: String? = nil, problem: String? = nil) {
+      self.photos = photos
+      self.lastFile = lastFile
+      self.problem = problem
+    }
+  }
+
+  /// How a line reads: its colour in the terminal, its style in the window.
+  public enum Tone: Hashable, Sendable {
+    /// Plain text.
+    case plain
+    /// Something is under way: drawn with a spinner.
+    case busy
+    /// It worked.
+    case success
+    /// It failed: drawn as an error.
+    case failure
+  }
+
+  /// The line under the count.
+  public struct Status: Hashable, Sendable {
+    /// The words, a sentence starting with a capital.
+    public var text: String
+    /// How it reads.
+    public var tone: Tone
+  }
+
+  /// One preparation in the checklist.
+  public struct Row: Hashable, Sendable {
+    /// How the step stands.
+    public enum Mark: Hashable, Sendable {
+      /// Not started.
+      case pending
+      /// Running: a spinner.
+      case working
+      /// Ended with its value.
+      case done
+      /// Failed.
+      case failed
+      /// Dropped at the shutter: the photo went without it.
+      case leftOut
+      /// Turned off.
+      case off
+      /// Still running when everything stopped.
+      case stopped
+
+      /// The mark as one character: `✓`, `✗`, `–`, `·`; `nil` for a spinner.
+      public var symbol: String? {
+        switch self {
+        case .done: "✓"
+        case .failed: "✗"
+        case .leftOut, .stopped: "–"
+        case .pending, .off: "·"
+        case .working: nil
+        }
+      }
+
+      /// The tone of the mark.
+      public var tone: Tone {
+        switch self {
+        case .done: .success
+        case .failed: .failure
+        case .working: .busy
+        case .pending, .leftOut, .off, .stopped: .plain
+        }
+      }
+    }
+
+    /// The step.
+    public var step: PreparationStep
+    /// Its name: `camera`, `location`, `filter`.
+    public var label: String
+    /// How it stands.
+    public var mark: Mark
+    /// Its value, why it failed or was left out, or what it waits for now.
+    public var detail: String
+    /// When it ended, as `1.4 s` from the start; `nil` while it runs or when it never ran.
+    public var time: String?
+  }
+
+  /// Something the user can do now.
+  public enum Action: Hashable, Sendable, CaseIterable {
+    /// Start the count.
+    case start
+    /// End the count and take the photo at once.
+    case takeNow
+    /// Cancel the run.
+    case cancel
+    /// Cancel the run and start it again.
+    case restart
+    /// Leave.
+    case quit
+
+    /// What the action does, in a few words: `take it now`.
+    public var label: String {
+      switch self {
+      case .start: "start"
+      case .takeNow: "take it now"
+      case .cancel: "cancel"
+      case .restart: "restart"
+      case .quit: "quit"
+      }
+    }
+  }
+
+  /// One line of a photo's summary: `settings  f/2.8 · 1/60 s · ISO 400`.
+  public struct SummaryRow: Hashable, Sendable {
+    /// What the row is: `file`, `settings`, `place`, `look`, `shutter`.
+    public var label: String
+    /// Its value.
+    public var value: String
+    /// A word about the value, shown dimmed, or `nil`.
+    public var note: String?
+  }
+
+  /// The number over the picture while counting, or `nil`.
+  public var count: Int?
+  /// The line under the count.
+  public var status: Status
+  /// The three preparations, in order.
+  public var checklist: [Row]
+  /// What the user can do now, in the order hints show them.
+  public var actions: [Action]
+  /// A restart or a time-lapse shot, if one is the latest news.
+  public var note: String?
+  /// The photo taken, summarised; empty until there is one.
+  public var summary: [SummaryRow]
+  /// Whether something turns (a spinner): front ends animate only while this is true.
+  public var isAnimating: Bool
+
+  /// The presentation of `state` in `context`.
+  ///
+  /// - Parameters:
+  ///   - state: The run's state.
+  ///   - context: What surrounds the run.
+  public init(state: PhotoTimerState, context: Context = Context()) {
+    note = context.note
+    count = nil
+    if context.framing == nil, context.problem == nil,
+      case .counting(let remaining) = state.status, remaining > 0
+    {
+      count = remaining
+    }
+    status = Self.status(of: state, context: context)
+    let started = context.hasRun || state.status != .idle
+    checklist = PreparationStep.allCases.map { step in
+      Self.row(step, state: state, started: started && context.framing == nil, over: context.isOver)
+    }
+    actions = Self.actions(state.status, context: context)
+    if case .captured(let photo) = state.status {
+      summary = Self.summary(of: photo)
+    } else {
+      summary = []
+    }
+    isAnimating =
+      !context.isOver && (status.tone == .busy || checklist.contains { $0.mark == .working })
+  }
+}
+
+extension PhotoTimerPresentation {
+  private static func status(of state: PhotoTimerState, context: Context) -> Status {
+    if let problem = context.problem { return Status(text: problem, tone: .failure) }
+    if let framing = context.framing { return framingStatus(framing) }
+    switch state.status {
+    case .idle:
+      if context.cameraStarting { return Status(text: "Starting the camera…", tone: .busy) }
+      if context.hasRun {
+        let text = context.isOver ? "Cancelled" : "Cancelled: press space to start again"
+        return Status(text: text, tone: .plain)
+      }
+      return Status(text: "Frame the shot, then press space to start", tone: .plain)
+    case .counting(let remaining) where remaining > 0:
+      return Status(text: "Counting down: \(remaining)", tone: .plain)
+    case .counting:
+      return Status(text: "Shutter…", tone: .busy)
+    case .waiting(let steps):
+      let words = PhotoTimerStatus.waitingLine(for: steps, activity: state.activity)
+      return Status(text: sentence(words, ellipsis: true), tone: .busy)
+    case .capturing:
+      return Status(text: "Taking the photo…", tone: .busy)
+    case .captured(let photo):
+      return Status(text: photo.file.map { "Saved \($0.path)" } ?? "Photo taken", tone: .success)
+    case .failed(let failure):
+      return Status(text: sentence(failure.message, ellipsis: false), tone: .failure)
+    }
+  }
+
+  private static func framingStatus(_ framing: Framing) -> Status {
+    var text = "Framing: press space to start the count"
+    if let file = framing.lastFile {
+      text += " · ✓ \(framing.photos) taken, last \(file)"
+    }
+    if let problem = framing.problem {
+      return Status(text: text + " · ✗ \(problem)", tone: .failure)
+    }
+    return Status(text: text, tone: .plain)
+  }
+
+  /// `words` with a capital first letter, and an ellipsis when asked for and missing.
+  private static func sentence(_ words: String, ellipsis: Bool) -> String {
+    let capital = words.prefix(1).uppercased() + words.dropFirst()
+    return ellipsis && !capital.hasSuffix("…") ? capital + "…" : capital
+  }
+
+  private static func row(
+    _ step: PreparationStep, state: PhotoTimerState, started: Bool, over: Bool
+  ) -> Row {
+    var row = Row(step: step, label: step.rawValue, mark: .pending, detail: "", time: nil)
+    if let report = state.reports[step] {
+      let time = "\(report.elapsed.formattedSeconds(fractionDigits: 1)) s"
+      switch report.outcome {
+      case .succeeded(let value):
+        (row.mark, row.detail, row.time) = (.done, value.description, time)
+      case .failed(let reason):
+        (row.mark, row.detail, row.time) = (.failed, reason, time)
+      case .dropped(let reason):
+        (row.mark, row.detail, row.time) = (.leftOut, "left out: \(reason)", time)
+      case .skipped(let reason):
+        (row.mark, row.detail) = (.off, reason)
+      }
+    } else if !started {
+      row.mark = .pending
+    } else if state.status.isRunning, !over {
+      (row.mark, row.detail) = (.working, state.activity[step] ?? "working…")
+    } else {
+      // NB: the run ended (cancelled, failed, or the command is ending) with this step running.
+      (row.mark, row.detail) = (.stopped, "stopped")
+    }
+    return row
+  }
+
+  private static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
+    if context.isOver { return [] }
+    if context.betweenShots { return [.cancel] }
+    switch status {
+    case .counting: return [.takeNow, .cancel, .restart]
+    case .waiting, .capturing: return [.cancel, .restart]
+    case .idle, .captured, .failed:
+      let canStart = !context.cameraStarting && context.problem == nil
+      return (canStart ? [.start] : []) + [.quit]
+    }
+  }
+
+  private static func summary(of photo: CapturedPhoto) -> [SummaryRow] {
+    var look = photo.filter.description
+    if case .succeeded(.filter(let suggestion))? = photo.report(for: .filter)?.outcome,
+      !suggestion.reason.isEmpty
+    {
+      look += " (\(suggestion.reason))"
+    }
+    return [
+      SummaryRow(label: "file", value: photo.file?.path ?? "none (simulation)"),
+      SummaryRow(label: "settings", value: photo.settings.description, note: photo.settingsNote),
+      SummaryRow(
+        label: "place",
+        value: photo.location?.description
+          ?? "none: \(photo.locationUnavailableReason ?? "location off")"),
+      SummaryRow(label: "look", value: look),
+      SummaryRow(
+        label: "shutter",
+        value: "\(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s after the start"),
+    ]
+  }
+}

@@ -1,0 +1,41 @@
+import PhotoTimer
+
+/// What the window's widgets say for a presentation: the text of each label, pure, so a test
+/// compares it with the terminal's words without a display.
+struct WindowContent: Equatable {
+  /// One checklist row's widgets.
+  struct Row: Equatable {
+    var step: PreparationStep
+    /// The mark label, empty while the spinner turns.
+    var mark: String
+    var spinning: Bool
+    var text: String
+  }
+
+  /// The count plate over the preview, or `nil` when hidden.
+  var count: String?
+  /// The line under the picture.
+  var status: String
+  /// Whether the status reads as an error.
+  var isError: Bool
+  var rows: [Row]
+  var canStart: Bool
+  var canTakeNow: Bool
+  var canCancel: Bool
+  var canRestart: Bool
+
+  init(_ shown: PhotoTimerPresentation) {
+    count = shown.count.map(String.init)
+    status = shown.status.text
+    isError = shown.status.tone == .failure
+    rows = shown.checklist.map { row in
+      Row(
+        step: row.step, mark: row.mark.symbol ?? "", spinning: row.mark == .working,
+        text: row.detail + (row.time.map { " · \($0)" } ?? ""))
+    }
+    canStart = shown.actions.contains(.start)
+    canTakeNow = shown.actions.contains(.takeNow)
+    canCancel = shown.actions.contains(.cancel)
+    canRestart = shown.actions.contains(.restart)
+  }
+}

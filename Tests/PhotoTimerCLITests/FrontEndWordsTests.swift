@@ -1,0 +1,94 @@
+import PhotoTimer
+import PhotoTimerTesting
+import Testing
+
+@testable import PhotoTimerCLI
+
+/// The terminal's live view and the plain lines draw the presentation: for every moment of
+/// the table their words are the presentation's, so they are each other's (the window's test
+/// holds it to the same table).
+@Suite("The terminal draws the presentation's words")
+struct FrontEndWordsTests {
+  private func text(_ example: PresentationExample) -> ScreenText {
+    ScreenText(
+      presentation: example.presentation, title: "scene camera", color: false, spinner: "⠋")
+  }
+
+  @Test(
+    "The live view's status and checklist are the presentation's words",
+    arguments: PresentationExample.all)
+  func liveView(_ example: PresentationExample) {
+    let shown = example.presentation
+    let words = text(example)
+    if let count = shown.count {
+      #expect(words.statusLine() == "  \(count) …")
+    } else {
+      let mark =
+        switch shown.status.tone {
+        case .plain: ""
+        case .busy: "⠋ "
+        case .success: "✓ "
+        case .failure: "✗ "
+        }
+      #expect(words.statusLine() == "  " + mark + shown.status.text)
+      #expect(words.bigStatus(width: 80) == ["", "", words.statusLine(), "", ""])
+    }
+    #expect(
+      words.checklist()
+        == shown.checklist.map { row in
+          let name = row.label.padding(toLength: 9, withPad: " ", startingAt: 0)
+          let line =
+            "  \(row.mark.symbol ?? "⠋") \(name) \(row.detail)" + (row.time.map { "  \($0)" } ?? "")
+          return String(line.trimmingSuffixSpaces)
+        })
+    let hints = shown.actions.map { "\(ScreenText.key(for: $0)) \($0.label)" }.joined(
+      separator: " · ")
+    #expect(words.header().hasSuffix(hints))
+    #expect(words.header().contains(shown.note ?? "scene camera"))
+    #expect(
+      words.summary().dropFirst().map { $0.trimmingPrefixSpaces }
+        == shown.summary.map { row in
+          row.label.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + row.value
+            + (row.note.map { " (\($0))" } ?? "")
+        })
+  }
+
+  @Test(
+    "The plain lines are the presentation's words, as the live view's",
+    arguments: PresentationExample.all)
+  func plainLines(_ example: PresentationExample) {
+    let shown = example.presentation
+    let words = text(example)
+    for (row, live) in zip(shown.checklist, words.checklist()) {
+      let plain = PlainDisplay.line(for: row)
+      #expect(plain.hasPrefix(row.label))
+      if !row.detail.isEmpty { #expect(plain.contains(row.detail) && live.contains(row.detail)) }
+      if let time = row.time { #expect(plain.contains(time) && live.contains(time)) }
+    }
+    // A status change prints the status line itself.
+    let before = PhotoTimerPresentation(state: PhotoTimerState(status: .counting(remaining: 99)))
+    let lines = PlainDisplay.lines(
+      from: before, to: shown, event: PhotoTimerEvent(offset: .zero, kind: .shutter))
+    #expect(lines.first == shown.status.text)
+    #expect(words.statusLine().hasSuffix(shown.count.map { "\($0) …" } ?? shown.status.text))
+  }
+
+  @Test("A time-lapse between shots can only be cancelled, in the live view's hints too")
+  func betweenShots() throws {
+    let example = try #require(
+      PresentationExample.all.first { $0.name == "time-lapse between shots" })
+    #expect(text(example).header().hasSuffix("c cancel"))
+  }
+}
+
+extension String {
+  fileprivate var trimmingSuffixSpaces: Substring {
+    var text = self[...]
+    while text.last == " " { text = text.dropLast() }
+    return text
+  }
+
+  fileprivate var trimmingPrefixSpaces: String {
+    String(drop { $0 == " " })
+  }
+}

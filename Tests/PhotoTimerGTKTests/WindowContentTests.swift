@@ -1,0 +1,30 @@
+import PhotoTimer
+import PhotoTimerTesting
+import Testing
+
+@testable import PhotoTimerGTK
+
+/// The window draws the presentation: for every moment of the table its labels say the
+/// presentation's words (the terminal's test holds it to the same table).
+@Suite("The window draws the presentation's words")
+struct WindowContentTests {
+  @Test(
+    "Status, count, checklist and buttons come from the presentation",
+    arguments: PresentationExample.all)
+  func words(_ example: PresentationExample) {
+    let shown = example.presentation
+    let content = WindowContent(shown)
+    #expect(content.status == shown.status.text)
+    #expect(content.isError == (shown.status.tone == .failure))
+    #expect(content.count == shown.count.map(String.init))
+    #expect(content.rows.map(\.step) == PreparationStep.allCases)
+    for (row, item) in zip(shown.checklist, content.rows) {
+      #expect(item.text == row.detail + (row.time.map { " · \($0)" } ?? ""))
+      #expect(item.spinning == (row.mark == .working))
+      #expect(item.mark == (row.mark.symbol ?? ""))
+    }
+    #expect(content.canStart == shown.actions.contains(.start))
+    #expect(content.canTakeNow == shown.actions.contains(.takeNow))
+    #expect(content.canCancel == shown.actions.contains(.cancel))
+  }
+}

@@ -1,0 +1,163 @@
+import PhotoTimer
+import PhotoTimerTesting
+import Testing
+
+/// The presentation every front end draws, for each moment of the table
+/// (`PresentationExample.all`): the words are decided here once.
+@Suite("The presentation: one set of words for every front end")
+struct PresentationTests {
+  /// Each moment as lines: count, status (tone), rows, actions, note, summary.
+  static func dump(_ shown: PhotoTimerPresentation) -> [String] {
+    var lines = ["count \(shown.count.map(String.init) ?? "-")"]
+    lines.append("status [\(shown.status.tone)] \(shown.status.text)")
+    for row in shown.checklist {
+      lines.append(
+        "row \(row.label) [\(row.mark)] \(row.detail)" + (row.time.map { " @ \($0)" } ?? ""))
+    }
+    lines.append("actions " + shown.actions.map(\.label).joined(separator: ", "))
+    if let note = shown.note { lines.append("note \(note)") }
+    for row in shown.summary {
+      lines.append("summary \(row.label): \(row.value)" + (row.note.map { " (\($0))" } ?? ""))
+    }
+    lines.append("animating \(shown.isAnimating)")
+    return lines
+  }
+
+  @Test("Every moment of the table reads as specified", arguments: PresentationExample.all)
+  func table(_ example: PresentationExample) {
+    let expected = Self.expected[example.name]
+    #expect(expected != nil, "no expectation for \(example.name)")
+    #expect(Self.dump(example.presentation) == expected ?? [], "\(example.name)")
+  }
+
+  static let expected: [String: [String]] = [
+    "ready to frame": [
+      "count -",
+      "status [plain] Frame the shot, then press space to start",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "actions start, quit",
+      "animating false",
+    ],
+    "camera starting": [
+      "count -",
+      "status [busy] Starting the camera…",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "actions quit",
+      "animating true",
+    ],
+    "counting, steps running": [
+      "count 3",
+      "status [plain] Counting down: 3",
+      "row camera [working] working…",
+      "row location [working] no fix yet: no satellites",
+      "row filter [working] working…",
+      "actions take it now, cancel, restart",
+      "animating true",
+    ],
+    "waiting for the camera": [
+      "count -",
+      "status [busy] Waiting for camera…",
+      "row camera [working] working…",
+      "row location [done] Paris 16 Passy, Paris, France @ 0.1 s",
+      "row filter [working] working…",
+      "actions cancel, restart",
+      "animating true",
+    ],
+    "counting, each step ended its own way": [
+      "count 1",
+      "status [plain] Counting down: 1",
+      "row camera [done] f/2.8 · 1/60s · ISO 400 @ 1.4 s",
+      "row location [off] location off (--no-location)",
+      "row filter [done] Natural (balanced light) @ 1.4 s",
+      "actions take it now, cancel, restart",
+      "animating false",
+    ],
+    "waiting for the camera's hand-over": [
+      "count -",
+      "status [busy] Waiting for the camera to end its live view…",
+      "row camera [done] f/2.8 · 1/60s · ISO 400 @ 1.4 s",
+      "row location [working] working…",
+      "row filter [working] working…",
+      "actions cancel, restart",
+      "animating true",
+    ],
+    "taking the photo": [
+      "count -",
+      "status [busy] Taking the photo…",
+      "row camera [done] f/2.8 · 1/60s · ISO 400 @ 1.4 s",
+      "row location [leftOut] left out: no fix before the shutter @ 3.0 s",
+      "row filter [done] Natural (balanced light) @ 1.4 s",
+      "actions cancel, restart",
+      "animating true",
+    ],
+    "captured": [
+      "count -",
+      "status [success] Saved /tmp/photos/IMG_1.jpg",
+      "row camera [done] f/2.8 · 1/60s · ISO 400 @ 1.4 s",
+      "row location [done] Paris 16 Passy, Paris, France @ 0.1 s",
+      "row filter [done] Natural (balanced light) @ 1.4 s",
+      "actions start, quit",
+      "summary file: /tmp/photos/IMG_1.jpg",
+      "summary settings: f/2.8 · 1/60s · ISO 400",
+      "summary place: Paris 16 Passy, Paris, France",
+      "summary look: Natural (balanced light)",
+      "summary shutter: 3.00 s after the start",
+      "animating false",
+    ],
+    "cancelled": [
+      "count -",
+      "status [plain] Cancelled: press space to start again",
+      "row camera [stopped] stopped",
+      "row location [stopped] stopped",
+      "row filter [stopped] stopped",
+      "actions start, quit",
+      "animating false",
+    ],
+    "failed": [
+      "count -",
+      "status [failure] Camera failed: no image file at /nowhere.jpg",
+      "row camera [failed] no image file at /nowhere.jpg @ 0.0 s",
+      "row location [stopped] stopped",
+      "row filter [stopped] stopped",
+      "actions start, quit",
+      "animating false",
+    ],
+    "cancelled, the command ending": [
+      "count -",
+      "status [plain] Cancelled",
+      "row camera [stopped] stopped",
+      "row location [stopped] stopped",
+      "row filter [stopped] stopped",
+      "actions ",
+      "animating false",
+    ],
+    "time-lapse between shots": [
+      "count -",
+      "status [success] Saved /tmp/photos/IMG_1.jpg",
+      "row camera [done] f/2.8 · 1/60s · ISO 400 @ 1.4 s",
+      "row location [done] Paris 16 Passy, Paris, France @ 0.1 s",
+      "row filter [done] Natural (balanced light) @ 1.4 s",
+      "actions cancel",
+      "note time-lapse: shot 2 of 5",
+      "summary file: /tmp/photos/IMG_1.jpg",
+      "summary settings: f/2.8 · 1/60s · ISO 400",
+      "summary place: Paris 16 Passy, Paris, France",
+      "summary look: Natural (balanced light)",
+      "summary shutter: 3.00 s after the start",
+      "animating false",
+    ],
+    "framing after two photos": [
+      "count -",
+      "status [plain] Framing: press space to start the count · ✓ 2 taken, last IMG_2.jpg",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "actions start, quit",
+      "animating false",
+    ],
+  ]
+}
