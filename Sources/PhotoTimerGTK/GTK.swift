@@ -244,3 +244,41 @@ enum GTK {
     g_object_unref(provider)
   }
 }
+
+/// Animation on GTK's frame clock: a closure called once per frame the widget is drawn,
+/// with the time since its first frame, until it returns `false`. Nothing runs between
+/// animations: the clock ticks only while a callback is registered.
+@MainActor
+enum FrameClock {
+  private final class Animation: @unchecked Sendable {
+    let step: @MainActor (Duration) -> Bool
+    var start: Int?
+    init(_ step: @escaping @MainActor (Duration) -> Bool) { self.step = step }
+  }
+
+  private static let release: GDestroyNotify = { data in
+    guard let data else { return }
+    Unmanaged<Animation>.fromOpaque(data).release()
+  }
+
+  private static let tick: GtkTickCallback = { _, clock, data in
+    guard let data else { return 0 }
+    let animation = Unmanaged<Animation>.fromOpaque(data).takeUnretainedValue()
+    let now = gdk_frame_clock_get_frame_time(clock)
+    let start = animation.start ?? now
+    animation.start = start
+    // NB: GTK calls tick callbacks on its main thread, the main actor's.
+    let more = MainActor.assumeIsolated { animation.step(.microseconds(now - start)) }
+    return more ? 1 : 0
+  }
+
+  /// Calls `step` on each of `widget`'s frames, from zero, until it returns `false`.
+  ///
+  /// - Parameters:
+  ///   - widget: The widget whose frames pace it.
+  ///   - step: Draws the animation `elapsed` into it; `false` ends it.
+  static func animate(_ widget: Widget, _ step: @escaping @MainActor (Duration) -> Bool) {
+    let box = Unmanaged.passRetained(Animation(step)).toOpaque()
+    _ = gtk_widget_add_tick_callback(widget, tick, box, release)
+  }
+}

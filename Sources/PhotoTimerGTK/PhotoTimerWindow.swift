@@ -782,11 +782,11 @@ final class PhotoTimerWindow {
   /// A short white flash over the preview: full at once, gone in a quarter second.
   private func flashNow() {
     gtk_widget_set_opacity(flash, 0.9)
-    Task { [flash] in
-      for step in 1...8 {
-        try? await Task.sleep(for: .milliseconds(30))
-        gtk_widget_set_opacity(flash, 0.9 * (1 - Double(step) / 8))
-      }
+    let length = Duration.milliseconds(240)
+    FrameClock.animate(flash) { [flash] elapsed in
+      let left = max(0, 1 - elapsed / length)
+      gtk_widget_set_opacity(flash, 0.9 * left)
+      return left > 0
     }
   }
 
@@ -816,19 +816,16 @@ final class PhotoTimerWindow {
   /// Where the photo is drawn in the window once laid out: the picture's box, with the
   /// photo fitted inside it keeping its proportions (as GtkPicture draws it).
   private func tracePhotoBounds(_ trace: Trace, width: Int, height: Int) {
-    Task { @MainActor in
-      // NB: once the page is mapped, laid out and its crossfade over.
+    // NB: looked at on each of the window's frames until the page is mapped, laid out and
+    // its crossfade over (at most 5 s): the frame clock runs then anyway.
+    FrameClock.animate(window) { [weak self] elapsed in
+      guard let self, self.showingPhoto, elapsed < .seconds(5) else { return false }
       var bounds = graphene_rect_t()
-      for _ in 0..<250 {
-        if gtk_widget_get_mapped(photoPicture) != 0,
-          gtk_stack_get_transition_running(OpaquePointer(stack)) == 0,
-          gtk_widget_compute_bounds(photoPicture, window, &bounds) != 0, bounds.size.width > 1
-        {
-          break
-        }
-        try? await Task.sleep(for: .milliseconds(20))
-      }
-      guard showingPhoto else { return }
+      guard gtk_widget_get_mapped(self.photoPicture) != 0,
+        gtk_stack_get_transition_running(OpaquePointer(self.stack)) == 0,
+        gtk_widget_compute_bounds(self.photoPicture, self.window, &bounds) != 0,
+        bounds.size.width > 1
+      else { return true }
       let box = (
         x: Double(bounds.origin.x), y: Double(bounds.origin.y), width: Double(bounds.size.width),
         height: Double(bounds.size.height)
@@ -840,6 +837,7 @@ final class PhotoTimerWindow {
       trace.record(
         "photo-bounds",
         [x, y, shown.width, shown.height].map { String(Int($0.rounded())) }.joined(separator: " "))
+      return false
     }
   }
 
