@@ -214,7 +214,7 @@ final class PhotoTimerWindow {
     GTK.onClick(startButton) { [weak self] in self?.start() }
     GTK.onClick(nowButton) { [weak self] in self?.model?.takeNow() }
     GTK.onClick(cancelButton) { [weak self] in self?.cancel() }
-    GTK.onClick(restartButton) { [weak self] in self?.start() }
+    GTK.onClick(restartButton) { [weak self] in self?.restart() }
     let seconds = countdownSeconds
     GTK.onSelect(countdownChoice) { [weak self] index in self?.chooseCountdown(seconds[index]) }
     gtk_widget_set_tooltip_text(countdownChoice, "The countdown")
@@ -427,6 +427,8 @@ final class PhotoTimerWindow {
   private func observe(_ model: PhotoTimerViewModel) {
     withObservationTracking {
       _ = model.state
+      _ = model.note
+      _ = model.isSessionRunning
     } onChange: { [weak self] in
       Task { @MainActor [weak self] in
         guard let self, self.model === model else { return }
@@ -473,9 +475,9 @@ final class PhotoTimerWindow {
       trace.record("status", status.description)
     }
 
-    let shown = PhotoTimerPresentation(
-      state: model?.state ?? PhotoTimerState(),
-      context: .init(cameraStarting: model == nil, problem: problem, hasRun: runStart != nil))
+    let shown =
+      model?.presentation(problem: problem)
+      ?? PhotoTimerPresentation(state: PhotoTimerState(), context: .init(cameraStarting: true))
 
     let content = WindowContent(shown)
 
@@ -530,6 +532,14 @@ final class PhotoTimerWindow {
     model.startTimer()
   }
 
+  /// Counts again from the top (a run in progress), or starts.
+  private func restart() {
+    guard let model, problem == nil else { return }
+    guard model.isSessionRunning else { return start() }
+    runStart = .now
+    model.restart()
+  }
+
   private func cancel() {
     model?.cancel()
   }
@@ -547,7 +557,7 @@ final class PhotoTimerWindow {
     case GDK_KEY_Escape:
       if status.isRunning { cancel() } else if showingPhoto { showPreview() } else { return false }
     case GDK_KEY_r where !control, GDK_KEY_R where !control:
-      start()
+      restart()
     default:
       return false
     }

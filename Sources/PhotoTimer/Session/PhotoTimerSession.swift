@@ -15,7 +15,8 @@
 /// ```
 public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Duration {
   private struct State {
-    var current: Task<PhotoTimerResult, Never>?
+    /// Ends the current run for a restart.
+    var restartSignal: AsyncStream<Void>.Continuation?
     var button: AsyncStream<Void>.Continuation?
     var restartRequested = false
     /// The first photo was taken: a restart no longer applies (the time-lapse goes on).
@@ -52,11 +53,11 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
   /// Cancels the current run and starts it again. Does nothing once a photo was taken, so a
   /// time-lapse's later shots are never cut short by it.
   public func restart() {
-    state.withLock { state -> Task<PhotoTimerResult, Never>? in
+    state.withLock { state -> AsyncStream<Void>.Continuation? in
       guard !state.photoTaken else { return nil }
       state.restartRequested = true
-      return state.current
-    }?.cancel()
+      return state.restartSignal
+    }?.yield()
   }
 
   /// Ends the current count: the photo is taken as soon as the camera is ready.
@@ -133,32 +134,49 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
   }
 
   /// One run of the engine, cancellable by ``restart()`` and by the caller's task.
+  ///
+  /// The run is a child task: cancelling the caller cancels it at once, so nothing of it
+  /// (a sleep on the clock, a step) outlives the cancel by even an instant.
   private func once(
     _ configuration: PhotoTimerConfiguration, from start: C.Instant, origin: C.Instant,
     onEvent: @escaping @Sendable (PhotoTimerSessionEvent) async -> Void
   ) async -> PhotoTimerResult {
     let engine = PhotoTimerEngine(configuration: configuration, services: services, clock: clock)
     let (presses, button) = AsyncStream.makeStream(of: Void.self)
+    let (restarts, restartSignal) = AsyncStream.makeStream(of: Void.self)
     let runStart = origin.duration(to: start)
-    let task = Task {
-      await engine.run(startingAt: start, shootNow: presses) { event in
-        await onEvent(.run(event, runStart: runStart))
-      }
-    }
     let restartPending = state.withLock { state -> Bool in
-      state.current = task
+      state.restartSignal = restartSignal
       state.button = button
       return state.restartRequested
     }
-    if restartPending { task.cancel() }
-    let result = await withTaskCancellationHandler {
-      await task.value
-    } onCancel: {
-      task.cancel()
+    let result = await withTaskGroup(of: PhotoTimerResult?.self) { group in
+      group.addTask {
+        await engine.run(startingAt: start, shootNow: presses) { event in
+          await onEvent(.run(event, runStart: runStart))
+        }
+      }
+      // NB: ends with a restart (the run is cancelled), or when the run has ended.
+      group.addTask {
+        for await _ in restarts { return nil }
+        return nil
+      }
+      if restartPending { group.cancelAll() }
+      var result = PhotoTimerResult.cancelled
+      while let next = await group.next() {
+        if let next {
+          result = next
+          restartSignal.finish()
+        } else {
+          group.cancelAll()
+        }
+      }
+      return result
     }
     button.finish()
+    restartSignal.finish()
     state.withLock { state in
-      state.current = nil
+      state.restartSignal = nil
       state.button = nil
     }
     return result

@@ -38,22 +38,39 @@ public final class PhotoTimerViewModel {
   /// The countdown of the next run, in seconds (0 shoots as soon as the camera is ready).
   /// Changing it does not affect a run in progress.
   public var countdownSeconds: Int
+  /// The next run's time-lapse: further shots after the first photo, or `nil` for one photo.
+  /// Changing it does not affect a run in progress.
+  public var timeLapse: TimeLapse?
+  /// Whether a session is under way: a run counts, waits or captures, or a time-lapse waits
+  /// for its next shot.
+  public private(set) var isSessionRunning = false
+  /// Whether a run has started since the model was made (an idle state after it is a cancel).
+  public private(set) var hasRun = false
+  /// How often the current session was restarted before its first photo.
+  public private(set) var restarts = 0
+  /// The latest news from outside the run itself: a restart, a time-lapse shot, a skipped one.
+  public private(set) var note: String?
 
-  @ObservationIgnored private let makeRun: @Sendable (PhotoTimerConfiguration) -> Run
+  @ObservationIgnored private let makeSession:
+    @Sendable (PhotoTimerConfiguration, TimeLapse?) -> Session
+  @ObservationIgnored private var session: Session?
+  /// The current session took its first photo: a restart no longer applies.
+  @ObservationIgnored private var photoTaken = false
   @ObservationIgnored private let cameraWaitLimit: Duration
   @ObservationIgnored private var runTask: Task<Void, Never>?
-  @ObservationIgnored private var shutterButton: AsyncStream<Void>.Continuation?
   @ObservationIgnored private var generation: UInt64 = 0
   /// Called after every write of ``state``, with its status and progress; tests use it to see
   /// transient states that a later read would miss.
   @ObservationIgnored package var didWriteState: ((PhotoTimerStatus, PreparationProgress) -> Void)?
   @ObservationIgnored private var subscribers: [AsyncStream<PhotoTimerEvent>.Continuation] = []
 
-  private typealias Run =
-    @Sendable (
-      _ shootNow: AsyncStream<Void>,
-      _ onEvent: @escaping @Sendable (PhotoTimerEvent) async -> Void
-    ) async -> PhotoTimerResult
+  /// One session of runs (``PhotoTimerSession``) over whichever clock the model was made with.
+  private struct Session: Sendable {
+    var run:
+      @Sendable (_ onEvent: @escaping @Sendable (PhotoTimerSessionEvent) async -> Void) async
+        -> PhotoTimerResult
+    var takeNow: @Sendable () -> Void
+  }
 
   /// Creates a view model.
   ///
@@ -74,9 +91,10 @@ public final class PhotoTimerViewModel {
   ) where C.Duration == Duration {
     self.countdownSeconds = max(0, countdownSeconds)
     self.cameraWaitLimit = cameraWaitLimit
-    makeRun = { configuration in
-      let engine = PhotoTimerEngine(configuration: configuration, services: services, clock: clock)
-      return { shootNow, onEvent in await engine.run(shootNow: shootNow, onEvent: onEvent) }
+    makeSession = { configuration, timeLapse in
+      let session = PhotoTimerSession(
+        configuration: configuration, services: services, clock: clock, timeLapse: timeLapse)
+      return Session(run: { await session.run(onEvent: $0) }, takeNow: { session.takeNow() })
     }
   }
 
@@ -90,8 +108,26 @@ public final class PhotoTimerViewModel {
   ///
   /// The status is `.counting` from this instant on: a restart never shows `.idle`. The new
   /// run begins once the old one has released everything it held (a camera can be opened
-  /// only once), which takes well under a millisecond.
+  /// only once), which takes well under a millisecond. With a ``timeLapse`` the session goes
+  /// on after the first photo, shot after shot, until it is over or cancelled.
   public func startTimer() {
+    restarts = 0
+    note = nil
+    begin()
+  }
+
+  /// Cancels the run and starts it again from the full count, before the session's first
+  /// photo; once a photo was taken (a time-lapse goes on) it does nothing. With no session
+  /// under way it starts one.
+  public func restart() {
+    guard isSessionRunning else { return startTimer() }
+    guard !photoTaken else { return }
+    restarts += 1
+    note = "restarted (\(restarts))"
+    begin()
+  }
+
+  private func begin() {
     let previous = runTask
     previous?.cancel()
     generation &+= 1
@@ -99,16 +135,20 @@ public final class PhotoTimerViewModel {
     let configuration = PhotoTimerConfiguration(
       countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit)
     state = PhotoTimerState(status: .counting(remaining: configuration.countdownSeconds))
-    let run = makeRun(configuration)
-    let (presses, button) = AsyncStream.makeStream(of: Void.self)
-    shutterButton?.finish()
-    shutterButton = button
+    hasRun = true
+    isSessionRunning = true
+    photoTaken = false
+    let session = makeSession(configuration, timeLapse)
+    self.session = session
     runTask = Task(name: "phototimer run \(current)") { [weak self] in
       await previous?.value
       guard !Task.isCancelled else { return }
-      _ = await run(presses) { [weak self] event in
-        await self?.apply(event, generation: current)
+      _ = await session.run { [weak self] event in
+        // NB: the model is looked up only once on the main actor: an event waiting for the
+        // hop holds no strong reference, so releasing the model mid-run ends it at once.
+        await MainActor.run { [weak self] in self?.apply(event, generation: current) }
       }
+      self?.ended(generation: current)
     }
   }
 
@@ -116,19 +156,40 @@ public final class PhotoTimerViewModel {
   /// camera is ready. Does nothing when no count is running.
   public func takeNow() {
     guard case .counting = status else { return }
-    shutterButton?.yield()
+    session?.takeNow()
   }
 
   /// Cancels the run: the countdown, the camera, the location fix and the filter analysis
-  /// stop, partial files are removed, and the status is `.idle` at once.
+  /// stop, partial files are removed, and the status is `.idle` at once. A time-lapse ends.
   ///
   /// Nothing from the cancelled run changes the state afterwards.
   public func cancel() {
     runTask?.cancel()
-    shutterButton?.finish()
-    shutterButton = nil
+    session = nil
     generation &+= 1
     state = PhotoTimerState()
+    isSessionRunning = false
+    note = nil
+  }
+
+  /// The presentation of this moment (``PhotoTimerPresentation``), with what only the front
+  /// end knows: whether its camera is still starting, and a problem that stops any start.
+  ///
+  /// - Parameters:
+  ///   - cameraStarting: The front end's camera is still opening.
+  ///   - problem: Why nothing can start, if anything.
+  ///   - isOver: Nothing more will happen (the program is ending).
+  /// - Returns: What every front end draws.
+  public func presentation(
+    cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false
+  ) -> PhotoTimerPresentation {
+    var betweenShots = false
+    if isSessionRunning, case .captured = status { betweenShots = true }
+    return PhotoTimerPresentation(
+      state: state,
+      context: .init(
+        cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
+        note: note, betweenShots: betweenShots))
   }
 
   /// The events of every run from now on, each delivered after the state reflects it.
@@ -148,9 +209,32 @@ public final class PhotoTimerViewModel {
     await runTask?.value
   }
 
+  /// A session's event: a run's is applied to the state; the rest become the note.
+  private func apply(_ event: PhotoTimerSessionEvent, generation run: UInt64) {
+    switch event {
+    case .run(let event, _): apply(event, generation: run)
+    case .restarted: break
+    case .timeLapseShot(let number, let total):
+      if run == generation { note = "time-lapse: shot \(number) of \(total)" }
+    case .timeLapseSkipped(let shots):
+      let names =
+        shots.count == 1
+        ? "shot \(shots.lowerBound)" : "shots \(shots.lowerBound)–\(shots.upperBound)"
+      if run == generation {
+        note = "time-lapse: \(names) skipped: the shot before ran past their time"
+      }
+    }
+  }
+
+  /// The session of `run` is over: nothing more will come of it.
+  private func ended(generation run: UInt64) {
+    if run == generation { isSessionRunning = false }
+  }
+
   /// The one place that writes state: only the current run's events are applied.
   private func apply(_ event: PhotoTimerEvent, generation run: UInt64) {
     if run == generation {
+      if case .captured = event.kind { photoTaken = true }
       var next = state
       next.apply(event)
       if next != state { state = next }
