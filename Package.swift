@@ -203,6 +203,7 @@ let package = Package(
       name: "PhotoTimerCLITests",
       dependencies: [
         "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+        "PhotoTimerImaging", "PhotoTimerTerminal",
         "PhotoTimerTesting",
       ]),
   ],

@@ -5,13 +5,16 @@ import PhotoTimerImaging
 import PhotoTimerPOSIX
 import PhotoTimerTerminal
 
-/// One invocation: the library's session, shown on a display, driven by keys and signals.
+/// One invocation: the view model, driven by keys and signals, drawn by a display.
 ///
-/// The runs, restarts and time-lapse belong to ``PhotoTimerSession``; this type only wires
-/// the terminal to it and turns its result into an exit status. When the screen holds the
-/// camera (a preview, or `--frame`) it opens it before the first count and closes it when
-/// the command ends: every run borrows the one open camera.
-final class CommandSession: Sendable {
+/// The command is a front end of ``PhotoTimerViewModel``, as the window is: one loop takes
+/// every input in the order it happened (keys, signals, the model's changes, the camera
+/// opening) and turns keys into the model's intents (start, take it now, restart, cancel)
+/// and each change into a presentation the display draws. When the screen holds the camera
+/// (a preview, or `--frame`) it opens it before the first count and closes it when the
+/// command ends: every run borrows the one open camera.
+@MainActor
+final class CommandSession {
   /// How the invocation is shown, decided once from the options and the terminal.
   struct Screen: Equatable {
     var mode: CommandOptions.OutputMode
@@ -38,28 +41,37 @@ final class CommandSession: Sendable {
     }
   }
 
-  /// Between counts with `--frame`: nobody waits, the loop waits for space, or space came
-  /// before the loop waited.
-  private enum FramingWait {
-    case idle
-    case waiting(CheckedContinuation<Bool, Never>)
-    case pressed
+  /// What the loop reacts to.
+  private enum Input: Sendable {
+    case key(Key)
+    case signal(Int32)
+    case update(PhotoTimerViewModel.Update)
+    /// The screen's camera opened, or could not (why).
+    case cameraOpened(problem: String?)
+    /// The preview stopped (why); the run goes on without it.
+    case previewStopped(String)
   }
 
-  private enum Phase {
-    case framing
-    case running(Task<PhotoTimerResult, Never>, PhotoTimerSession<ContinuousClock>)
-  }
-
-  private struct State {
-    var phase = Phase.framing
+  /// The loop's own state: what only the command knows about the screen and the outcome.
+  private struct Progress {
+    var cameraStarting: Bool
+    /// With `--frame`: between counts, what to say.
+    var framing: PhotoTimerPresentation.Framing?
+    /// Space pressed while the camera was opening: take the photo as soon as the count
+    /// begins.
+    var takeNowAtStart = false
+    /// A signal or a quit asked to end; the run's cancel is on its way.
+    var stopping = false
+    var done = false
     var signal: Int32?
-    var stopped = false
-    /// The framing loop's wait for space.
-    var framing = FramingWait.idle
-    /// Take-it-now and restart pressed after the count is on screen but before its task was
-    /// recorded here (a moment, longer under load): applied once it is, never dropped.
-    var early: [Key] = []
+    var result = PhotoTimerResult.cancelled
+    var photos = 0
+    /// The current session's runs, for the chart, and the one of the last photo.
+    var timeline: Timeline
+    var photoTimeline = Timeline()
+    /// When the first session started, and when the current one did, from it.
+    var origin: ContinuousClock.Instant?
+    var sessionStart = Duration.zero
   }
 
   let options: CommandOptions.RunOptions
@@ -67,216 +79,260 @@ final class CommandSession: Sendable {
   let screen: Screen
   /// The camera the screen holds, or `nil` when each run opens its own.
   let camera: LiveCamera?
-  private let state = Locked(State())
+  private let model: PhotoTimerViewModel
+  private let sink: any OutputSink
+  private let keys: AsyncStream<Key>?
+  private var progress: Progress
 
+  /// Creates the command's session.
+  ///
+  /// - Parameters:
+  ///   - options: The run's options.
+  ///   - services: The camera, location and filter.
+  ///   - screen: How it is shown.
+  ///   - camera: The camera the screen holds, if it holds one.
+  ///   - sink: Where the display writes; standard output unless a test reads it.
+  ///   - keys: The keys pressed; `nil` reads them from the terminal in the live view.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: Screen,
-    camera: LiveCamera?
+    camera: LiveCamera?, sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil
   ) {
     self.options = options
     self.services = services
     self.screen = screen
     self.camera = camera
+    self.sink = sink
+    self.keys = keys
+    model = PhotoTimerViewModel(
+      countdownSeconds: options.seconds, services: services, clock: ContinuousClock())
+    model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
+    model.preparation = options.sequential ? .sequential : .concurrent
+    progress = Progress(
+      cameraStarting: camera != nil,
+      framing: options.frame ? PhotoTimerPresentation.Framing() : nil,
+      timeline: Timeline(sequential: options.sequential))
   }
 
   /// Runs until a photo is taken, the run fails, or it is cancelled (with `--frame`: until
   /// quit); returns the exit status.
   func run() async -> ExitCode {
-    let display = makeDisplay(screen.mode)
-    let live = display as? LiveDisplay
-    // NB: signals and keys are handled before anything starts, so one that arrives at any
-    // instant cancels it; one that comes before the task exists is remembered.
+    let display = makeDisplay(sink)
+    let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+    // NB: signals and keys are watched before anything starts, so one that arrives at any
+    // instant is an input like the others.
     let watched = [
       SignalWatcher.Signal.interrupt, SignalWatcher.Signal.terminate, SignalWatcher.Signal.hangUp,
     ]
-    let signals = try? SignalWatcher(signals: watched) { [self] number in
-      stop(signal: number)
-    }
-    let keys = screen.mode == .live ? try? KeyReader { [self] key in pressed(key) } : nil
-    if options.sequential {
-      display.note("--sequential: one preparation after another, then the count")
-    }
-    var feed: Task<Void, Never>?
-    var outcome: (result: PhotoTimerResult, timeline: Timeline, photos: Int)
-    do {
-      if let camera {
-        try await camera.start()
-        if let live, live.previewMethod != nil {
-          feed = Task { await Self.feed(camera, to: live, mirrored: screen.mirrored) }
+    let signals = try? SignalWatcher(signals: watched) { input.yield(.signal($0)) }
+    let reader =
+      keys == nil && screen.mode == .live ? try? KeyReader { input.yield(.key($0)) } : nil
+    let updates = model.updates()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await update in updates { input.yield(.update(update)) }
+      }
+      if let keys {
+        group.addTask {
+          for await key in keys { input.yield(.key(key)) }
         }
       }
-      outcome = options.frame ? await framingLoop(display, live) : await shoot(display)
-    } catch {
-      // NB: worded as the engine words a camera step that failed.
-      let failure = PhotoTimerFailure(
-        cause: .stepFailed(.camera), message: "camera failed: \(CommandAdvice.advise(error))")
-      outcome = (.failed(failure), Timeline(), 0)
+      if let camera {
+        group.addTask {
+          do {
+            try await camera.start()
+            input.yield(.cameraOpened(problem: nil))
+          } catch {
+            input.yield(.cameraOpened(problem: "\(CommandAdvice.advise(error))"))
+          }
+        }
+        // The camera opening, until it has.
+        await draw(display)
+      } else {
+        startSession()
+      }
+      for await next in inputs {
+        await handle(next, display: display, group: &group, input: input)
+        if progress.done { break }
+      }
+      group.cancelAll()
     }
-    feed?.cancel()
-    await feed?.value
-    await display.finish(outcome.result, timeline: outcome.timeline)
-    if case .failed(let failure) = outcome.result {
+    // NB: a count still running (a signal while framing's count ran) ends before the camera
+    // closes: the run releases it first.
+    if model.isSessionRunning { model.cancel() }
+    await model.waitForRun()
+    let last = model.presentation(isOver: true)
+    await display.finish(last, result: progress.result, timeline: progress.photoTimeline)
+    if case .failed(let failure) = progress.result {
       StandardStream.error.write("error: \(failure.message)\n")
     }
     await camera?.close()
-    await keys?.stop()
+    await reader?.stop()
     await signals?.stop()
-    await display.close()
-    let signal = state.withLock { $0.signal }
-    if options.frame, signal == nil {
-      if outcome.photos > 0 { return .success }
-      if case .failed = outcome.result { return .failure }
+    if let problem = await display.close() {
+      StandardStream.error.write("error: the output could not be written: \(problem)\n")
+    }
+    if options.frame, progress.signal == nil {
+      if progress.photos > 0 { return .success }
+      if case .failed = progress.result { return .failure }
       return .cancelled
     }
-    return ExitCode(outcome.result, signal: signal)
+    return ExitCode(progress.result, signal: progress.signal)
   }
 
-  /// One count (with its restarts, or a time-lapse) and its photo.
-  private func shoot(_ display: any RunDisplay) async -> (PhotoTimerResult, Timeline, Int) {
-    let session = PhotoTimerSession(
-      configuration: PhotoTimerConfiguration(
-        countdownSeconds: options.seconds,
-        preparation: options.sequential ? .sequential : .concurrent),
-      services: services, clock: ContinuousClock(),
-      timeLapse: options.interval.map { TimeLapse(interval: $0, count: options.count) })
-    let timeline = Locked(Timeline(sequential: options.sequential))
-    let task = Task {
-      await session.run { event in
-        switch event {
-        case .run(let event, let runStart):
-          timeline.withLock { $0.record(event, runStart: runStart) }
-          display.show(event, base: runStart)
-        case .restarted(let count):
-          display.note("restarted (\(count))")
-        case .timeLapseShot(let number, let total):
-          timeline.withLock { $0.freeze() }
-          display.note("time-lapse: shot \(number) of \(total)")
-        case .timeLapseSkipped(let shots):
-          let names =
-            shots.count == 1
-            ? "shot \(shots.lowerBound)" : "shots \(shots.lowerBound)–\(shots.upperBound)"
-          display.note("time-lapse: \(names) skipped: the shot before ran past their time")
-        }
+  private func startSession() {
+    progress.framing?.problem = nil
+    model.startTimer()
+    if progress.takeNowAtStart { model.takeNow() }
+    progress.takeNowAtStart = false
+    if options.sequential {
+      model.post(note: "--sequential: one preparation after another, then the count")
+    }
+  }
+
+  /// One input: what it does to the model and to the screen.
+  private func handle(
+    _ next: Input, display: any CommandDisplay, group: inout TaskGroup<Void>,
+    input: AsyncStream<Input>.Continuation
+  ) async {
+    switch next {
+    case .update(let update):
+      let time = record(update)
+      let shown = presentation(update.snapshot)
+      await display.show(shown, after: update, time: time)
+      return
+    case .key(let key):
+      pressed(key)
+    case .signal(let number):
+      if progress.signal == nil { progress.signal = number }
+      stop()
+    case .cameraOpened(let problem?):
+      // NB: worded as the engine words a camera step that failed.
+      progress.result = .failed(
+        PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(problem)"))
+      progress.done = true
+      return
+    case .cameraOpened(nil):
+      progress.cameraStarting = false
+      if let camera, let live = display as? LiveDisplay, live.previewMethod != nil {
+        let mirrored = screen.mirrored
+        group.addTask { await Self.feed(camera, to: live, mirrored: mirrored, input: input) }
       }
+      if !options.frame { startSession() }
+    case .previewStopped(let problem):
+      model.post(note: "no preview: \(problem)")
+      return
     }
-    let (stoppedAlready, early) = state.withLock { state -> (Bool, [Key]) in
-      state.phase = .running(task, session)
-      defer { state.early = [] }
-      return (state.stopped, state.early)
-    }
-    if stoppedAlready { task.cancel() }
-    for key in early { pressed(key) }
-    let result = await task.value
-    state.withLock { $0.phase = .framing }
-    var photos = 0
-    if case .captured = result { photos = 1 }
-    return (result, timeline.withLock { $0 }, photos)
+    if !progress.done { await draw(display) }
   }
 
-  /// `--frame`: the preview runs; each space starts a count; `c` goes back to framing; `q`
-  /// or Esc while framing (or a signal at any time) ends it.
-  private func framingLoop(
-    _ display: any RunDisplay, _ live: LiveDisplay?
-  ) async
-    -> (PhotoTimerResult, Timeline, Int)
-  {
-    var photos = 0
-    var last: (result: PhotoTimerResult, timeline: Timeline) = (.cancelled, Timeline())
-    var framing = PhotoTimerPresentation.Framing(photos: 0)
-    while true {
-      live?.framing(framing)
-      guard await nextCount() else { break }
-      let (result, timeline, taken) = await shoot(display)
-      photos += taken
-      framing.problem = nil
-      switch result {
-      case .captured(let photo):
-        last = (result, timeline)
-        framing.photos = photos
-        framing.lastFile = photo.file.map { $0.lastPathComponent } ?? "none"
-      case .failed(let failure):
-        // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
-        // DSLR's live view is only the preview: gphoto2 still takes the photos).
-        if camera?.isFailed ?? false, options.camera != .gphoto2 {
-          return (result, timeline, photos)
-        }
-        framing.problem = failure.message
-      case .cancelled:
-        break
+  /// Draws the model as it is now, after an input of the command's own.
+  private func draw(_ display: any CommandDisplay) async {
+    let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
+    await display.show(presentation(model.snapshot), after: nil, time: now)
+  }
+
+  private func presentation(_ snapshot: PhotoTimerViewModel.Snapshot) -> PhotoTimerPresentation {
+    let over = !options.frame && snapshot.hasRun && !snapshot.isSessionRunning
+    return snapshot.presentation(
+      cameraStarting: progress.cameraStarting, isOver: over,
+      framing: snapshot.isSessionRunning ? nil : progress.framing)
+  }
+
+  /// What the model's change means for the command: the chart, the outcome, the end.
+  /// Returns when it happened, on the command's time axis.
+  private func record(_ update: PhotoTimerViewModel.Update) -> Duration {
+    let origin = progress.origin ?? update.published
+    progress.origin = origin
+    var time = origin.duration(to: update.published)
+    switch update.cause {
+    case .started:
+      progress.sessionStart = time
+      progress.timeline = Timeline(sequential: options.sequential)
+    case .event(.run(let event, let runStart)):
+      time = progress.sessionStart + runStart + event.offset
+      progress.timeline.record(event, runStart: runStart)
+    case .event(.timeLapseShot):
+      progress.timeline.freeze()
+    case .event:
+      break
+    case .note:
+      break
+    case .cancelled:
+      if !options.frame || progress.stopping { progress.done = true }
+    case .ended(let result):
+      ended(result)
+    }
+    return time
+  }
+
+  /// The session ended on its own: without `--frame` the command ends with it; with it,
+  /// framing goes on, unless the camera that frames has stopped.
+  private func ended(_ result: PhotoTimerResult) {
+    guard options.frame else {
+      progress.result = result
+      if case .captured = result { progress.photoTimeline = progress.timeline }
+      progress.done = true
+      return
+    }
+    switch result {
+    case .captured(let photo):
+      progress.result = result
+      progress.photos += 1
+      progress.photoTimeline = progress.timeline
+      // NB: an optional chain's assignment holds its access while the value is evaluated.
+      let photos = progress.photos
+      progress.framing?.photos = photos
+      progress.framing?.lastFile = photo.file.map { $0.lastPathComponent } ?? "none"
+    case .failed(let failure):
+      // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
+      // DSLR's live view is only the preview: gphoto2 still takes the photos).
+      if camera?.isFailed ?? false, options.camera != .gphoto2 {
+        progress.result = result
+        progress.done = true
       }
-      if state.withLock({ $0.stopped }) { break }
-    }
-    return (last.result, last.timeline, photos)
-  }
-
-  /// Waits for space while framing: `true` to count, `false` to quit.
-  private func nextCount() async -> Bool {
-    await withCheckedContinuation { continuation in
-      let now = state.withLock { state -> Bool? in
-        if state.stopped { return false }
-        if case .pressed = state.framing {
-          state.framing = .idle
-          return true
-        }
-        state.framing = .waiting(continuation)
-        return nil
-      }
-      if let now { continuation.resume(returning: now) }
+      progress.framing?.problem = failure.message
+    case .cancelled:
+      break
     }
   }
 
-  /// Hands a framing waiter its answer, or remembers a space pressed before it waited.
-  private func answerFraming(_ go: Bool) {
-    let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-      if !go { state.stopped = true }
-      guard case .waiting(let waiter) = state.framing else {
-        if go { state.framing = .pressed }
-        return nil
-      }
-      state.framing = .idle
-      return waiter
-    }
-    waiter?.resume(returning: go)
-  }
-
-  /// A key: what it does depends on whether a count runs.
+  /// A key: what it does depends on whether a session runs.
   private func pressed(_ key: Key) {
-    let running = state.withLock {
-      state -> (Task<PhotoTimerResult, Never>, PhotoTimerSession<ContinuousClock>)? in
-      if case .running(let task, let session) = state.phase { return (task, session) }
-      return nil
-    }
-    switch (key, running) {
-    case (.go, let (_, session)?): session.takeNow()
-    case (.restart, let (_, session)?): session.restart()
-    case (.cancel, let (task, _)?), (.quit, let (task, _)?):
+    let running = model.isSessionRunning
+    switch key {
+    case .go where running: model.takeNow()
+    case .go where progress.cameraStarting:
+      if !options.frame { progress.takeNowAtStart = true }
+    case .go where options.frame: startSession()
+    case .go: break
+    case .restart: if running { model.restart() }
+    case .cancel, .quit:
       // NB: with --frame a cancelled count goes back to framing; without, it ends the command.
-      if !options.frame { state.withLock { $0.stopped = true } }
-      task.cancel()
-    case (.go, nil) where options.frame: answerFraming(true)
-    case (.go, nil), (.restart, nil):
-      if !options.frame { state.withLock { $0.early.append(key) } }
-    case (.quit, nil): answerFraming(false)
-    case (.cancel, nil): if !options.frame { stop(signal: nil) }
+      if running {
+        model.cancel()
+      } else if key == .quit || !options.frame {
+        stop()
+      }
     }
   }
 
-  /// Ends everything: the count and (with `--frame`) the framing; `signal` is the signal
-  /// that asked for it, if any.
-  private func stop(signal: Int32?) {
-    let task = state.withLock { state -> Task<PhotoTimerResult, Never>? in
-      if let signal, state.signal == nil { state.signal = signal }
-      state.stopped = true
-      if case .running(let task, _) = state.phase { return task }
-      return nil
+  /// Ends everything: the count, and (with `--frame`) the framing.
+  private func stop() {
+    progress.stopping = true
+    if model.isSessionRunning {
+      // The cancel's update ends the loop, once the display has shown it.
+      model.cancel()
+    } else {
+      progress.done = true
     }
-    task?.cancel()
-    answerFraming(false)
   }
 
   /// Shows the camera's previews on the live view, the newest each time, re-asking for the
   /// terminal's size after a resize; ends when the camera closes or the task is cancelled.
-  private static func feed(_ camera: LiveCamera, to display: LiveDisplay, mirrored: Bool) async {
+  private nonisolated static func feed(
+    _ camera: LiveCamera, to display: LiveDisplay, mirrored: Bool,
+    input: AsyncStream<Input>.Continuation
+  ) async {
     while !Task.isCancelled {
       guard let room = display.previewRoom else {
         // Too small for a picture: look again at the next frame.
@@ -288,27 +344,27 @@ final class CommandSession: Sendable {
       }
       do {
         for try await frame in camera.previews(fitting: room, mirrored: mirrored) {
-          display.showPreview(frame)
+          await display.show(preview: frame)
           if display.previewRoom != room { break }
         }
         if camera.isClosed { return }
       } catch {
         if !(error is CancellationError) {
-          display.note("no preview: \(CommandAdvice.advise(error))")
+          input.yield(.previewStopped("\(CommandAdvice.advise(error))"))
         }
         return
       }
     }
   }
 
-  private func makeDisplay(_ mode: CommandOptions.OutputMode) -> any RunDisplay {
-    switch mode {
-    case .json: return JSONDisplay()
-    case .plain: return PlainDisplay()
+  private func makeDisplay(_ sink: any OutputSink) -> any CommandDisplay {
+    switch screen.mode {
+    case .json: return JSONDisplay(sink: sink)
+    case .plain: return PlainDisplay(sink: sink)
     case .live:
       return LiveDisplay(
-        title: title, color: options.color, beep: options.beep ?? true, terminal: Terminal(),
-        timeLapse: options.interval != nil, preview: screen.preview)
+        title: title, color: options.color, beep: options.beep ?? true, sink: sink,
+        terminal: Terminal(), preview: screen.preview)
     }
   }
 

@@ -112,19 +112,6 @@ struct SystemCallTests {
     }
   }
 
-  @Test("A doorbell rung many times wakes one wait, then waits again until the timeout")
-  func doorbell() async throws {
-    try await withPlan {
-      let bell = try Doorbell()
-      #expect(!bell.wait(timeout: .zero))
-      for _ in 0..<1000 { bell.ring() }
-      #expect(bell.wait(timeout: .seconds(5)))
-      #expect(!bell.wait(timeout: .milliseconds(1)))
-      bell.close()
-      bell.ring()
-    }
-  }
-
   @Test("File-system calls go through the funnel: link refuses a taken name with EEXIST")
   func linkRefusesTakenName() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

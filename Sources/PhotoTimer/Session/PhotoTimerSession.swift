@@ -19,6 +19,8 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
     var restartSignal: AsyncStream<Void>.Continuation?
     var button: AsyncStream<Void>.Continuation?
     var restartRequested = false
+    /// Take-it-now was pressed before the run's count began: it ends the count at once.
+    var pressedEarly = false
     /// The first photo was taken: a restart no longer applies (the time-lapse goes on).
     var photoTaken = false
   }
@@ -60,9 +62,18 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
     }?.yield()
   }
 
-  /// Ends the current count: the photo is taken as soon as the camera is ready.
+  /// Ends the current count: the photo is taken as soon as the camera is ready. Pressed
+  /// before the session's run has begun (a moment after ``run(onEvent:)`` is called), it
+  /// ends that run's count as soon as it begins; between a time-lapse's shots it does
+  /// nothing.
   public func takeNow() {
-    state.withLock { _ = $0.button?.yield() }
+    state.withLock { state in
+      if let button = state.button {
+        button.yield()
+      } else if !state.photoTaken {
+        state.pressedEarly = true
+      }
+    }
   }
 
   /// Runs the session.
@@ -148,6 +159,8 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
     let restartPending = state.withLock { state -> Bool in
       state.restartSignal = restartSignal
       state.button = button
+      if state.pressedEarly { button.yield() }
+      state.pressedEarly = false
       return state.restartRequested
     }
     let result = await withTaskGroup(of: PhotoTimerResult?.self) { group in

@@ -41,6 +41,9 @@ public final class PhotoTimerViewModel {
   /// The next run's time-lapse: further shots after the first photo, or `nil` for one photo.
   /// Changing it does not affect a run in progress.
   public var timeLapse: TimeLapse?
+  /// Whether the next run prepares during the count (the default) or one step after another
+  /// before it. Changing it does not affect a run in progress.
+  public var preparation = PreparationOrder.concurrent
   /// Whether a session is under way: a run counts, waits or captures, or a time-lapse waits
   /// for its next shot.
   public private(set) var isSessionRunning = false
@@ -63,6 +66,7 @@ public final class PhotoTimerViewModel {
   /// transient states that a later read would miss.
   @ObservationIgnored package var didWriteState: ((PhotoTimerStatus, PreparationProgress) -> Void)?
   @ObservationIgnored private var subscribers: [AsyncStream<PhotoTimerEvent>.Continuation] = []
+  @ObservationIgnored private var watchers: [AsyncStream<Update>.Continuation] = []
 
   /// One session of runs (``PhotoTimerSession``) over whichever clock the model was made with.
   private struct Session: Sendable {
@@ -102,6 +106,7 @@ public final class PhotoTimerViewModel {
     // Releasing the model ends its run; the run holds the model only weakly.
     runTask?.cancel()
     for subscriber in subscribers { subscriber.finish() }
+    for watcher in watchers { watcher.finish() }
   }
 
   /// Starts the countdown, cancelling the run in progress if there is one.
@@ -127,28 +132,42 @@ public final class PhotoTimerViewModel {
     begin()
   }
 
+  /// Shows `text` as the note (``note``), news from the front end itself: a preview that
+  /// stopped, the order of the preparations.
+  ///
+  /// - Parameter text: The note, or `nil` to clear it.
+  public func post(note text: String?) {
+    note = text
+    publish(.note)
+  }
+
   private func begin() {
     let previous = runTask
     previous?.cancel()
     generation &+= 1
     let current = generation
     let configuration = PhotoTimerConfiguration(
-      countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit)
+      countdownSeconds: countdownSeconds, cameraWaitLimit: cameraWaitLimit,
+      preparation: preparation)
     state = PhotoTimerState(status: .counting(remaining: configuration.countdownSeconds))
     hasRun = true
     isSessionRunning = true
     photoTaken = false
     let session = makeSession(configuration, timeLapse)
     self.session = session
+    publish(.started)
     runTask = Task(name: "phototimer run \(current)") { [weak self] in
       await previous?.value
       guard !Task.isCancelled else { return }
-      _ = await session.run { [weak self] event in
+      let result = await session.run { [weak self] event in
+        let published = ContinuousClock.now
         // NB: the model is looked up only once on the main actor: an event waiting for the
         // hop holds no strong reference, so releasing the model mid-run ends it at once.
-        await MainActor.run { [weak self] in self?.apply(event, generation: current) }
+        await MainActor.run { [weak self] in
+          self?.apply(event, generation: current, published: published)
+        }
       }
-      self?.ended(generation: current)
+      self?.ended(result, generation: current)
     }
   }
 
@@ -170,6 +189,7 @@ public final class PhotoTimerViewModel {
     state = PhotoTimerState()
     isSessionRunning = false
     note = nil
+    publish(.cancelled)
   }
 
   /// The presentation of this moment (``PhotoTimerPresentation``), with what only the front
@@ -180,16 +200,39 @@ public final class PhotoTimerViewModel {
   ///   - problem: Why nothing can start, if anything.
   ///   - isOver: Nothing more will happen (the program is ending).
   /// - Returns: What every front end draws.
+  ///   - framing: Framing between counts, when the front end frames before each count.
   public func presentation(
-    cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false
+    cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
+    framing: PhotoTimerPresentation.Framing? = nil
   ) -> PhotoTimerPresentation {
-    var betweenShots = false
-    if isSessionRunning, case .captured = status { betweenShots = true }
-    return PhotoTimerPresentation(
-      state: state,
-      context: .init(
-        cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
-        note: note, betweenShots: betweenShots))
+    snapshot.presentation(
+      cameraStarting: cameraStarting, problem: problem, isOver: isOver, framing: framing)
+  }
+
+  /// This moment of the model as a value.
+  public var snapshot: Snapshot {
+    Snapshot(state: state, note: note, isSessionRunning: isSessionRunning, hasRun: hasRun)
+  }
+
+  /// Every change of the model from now on, each with the model as it is just after it, in
+  /// order: what a front end that is not observing the model (the terminal, a remote)
+  /// draws from.
+  ///
+  /// The sequence buffers, so a slow consumer loses none; it ends when the model is
+  /// released.
+  package func updates() -> AsyncStream<Update> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Update.self)
+    watchers.append(continuation)
+    return stream
+  }
+
+  private func publish(_ cause: Update.Cause, published: ContinuousClock.Instant = .now) {
+    guard !watchers.isEmpty else { return }
+    let update = Update(cause: cause, snapshot: snapshot, published: published)
+    watchers.removeAll { watcher in
+      if case .terminated = watcher.yield(update) { return true }
+      return false
+    }
   }
 
   /// The events of every run from now on, each delivered after the state reflects it.
@@ -210,7 +253,9 @@ public final class PhotoTimerViewModel {
   }
 
   /// A session's event: a run's is applied to the state; the rest become the note.
-  private func apply(_ event: PhotoTimerSessionEvent, generation run: UInt64) {
+  private func apply(
+    _ event: PhotoTimerSessionEvent, generation run: UInt64, published: ContinuousClock.Instant
+  ) {
     switch event {
     case .run(let event, _): apply(event, generation: run)
     case .restarted: break
@@ -224,11 +269,14 @@ public final class PhotoTimerViewModel {
         note = "time-lapse: \(names) skipped: the shot before ran past their time"
       }
     }
+    if run == generation { publish(.event(event), published: published) }
   }
 
   /// The session of `run` is over: nothing more will come of it.
-  private func ended(generation run: UInt64) {
-    if run == generation { isSessionRunning = false }
+  private func ended(_ result: PhotoTimerResult, generation run: UInt64) {
+    guard run == generation else { return }
+    isSessionRunning = false
+    publish(.ended(result))
   }
 
   /// The one place that writes state: only the current run's events are applied.

@@ -3,32 +3,44 @@ import PhotoTimer
 /// JSON Lines: one object per event, each with `"event"` and `"t"` (seconds since the start).
 ///
 /// The schema is documented in the README.
-final class JSONDisplay: RunDisplay {
-  /// What each step last said it waits for, for the words of a wait at zero.
-  private let activity = Locked<[PreparationStep: String]>([:])
+actor JSONDisplay: CommandDisplay {
+  private let sink: any OutputSink
+  private var failure = DrawFailure()
 
-  func show(_ event: PhotoTimerEvent, base: Duration) {
-    let activity = activity.withLock { activity in
-      var state = PhotoTimerState(activity: activity)
-      state.apply(event)
-      activity = state.activity
-      return activity
-    }
-    StandardStream.output.write(Self.line(for: event, base: base, activity: activity) + "\n")
+  init(sink: any OutputSink) {
+    self.sink = sink
   }
 
-  func note(_ text: String) {}
+  func show(
+    _ presentation: PhotoTimerPresentation, after update: PhotoTimerViewModel.Update?,
+    time: Duration
+  ) {
+    let line: String
+    switch update?.cause {
+    case .event(.run(let event, _))?:
+      line = Self.line(for: event, time: time, activity: update?.snapshot.state.activity ?? [:])
+    case .cancelled?:
+      // NB: the command cancelled the run: its own `cancelled` event belongs to a run the
+      // model has let go, so the cancel is written here, when it was asked for.
+      line = Self.line(for: PhotoTimerEvent(offset: .zero, kind: .cancelled), time: time)
+    default:
+      return
+    }
+    failure.attempt { try sink.write(line + "\n") }
+  }
 
-  func finish(_ result: PhotoTimerResult, timeline: Timeline) {}
+  func finish(
+    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline
+  ) {}
 
-  func close() {}
+  func close() -> String? { failure.message }
 
   /// The JSON object for one event.
   static func line(
-    for event: PhotoTimerEvent, base: Duration, activity: [PreparationStep: String] = [:]
+    for event: PhotoTimerEvent, time: Duration, activity: [PreparationStep: String] = [:]
   ) -> String {
     var object = JSONObject()
-    let t = (base + event.offset).seconds
+    let t = time.seconds
     switch event.kind {
     case .started(let seconds):
       object.add("event", "started")

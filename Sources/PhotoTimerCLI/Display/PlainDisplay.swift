@@ -3,36 +3,44 @@ import PhotoTimer
 /// One plain line per change of the presentation, no escape codes: for pipes, logs and
 /// scripts. The words are the presentation's (``PhotoTimerPresentation``), as in the live
 /// view and the window: the status line when it changes, a checklist row when its step ends,
-/// the photo's summary when it is taken.
-final class PlainDisplay: RunDisplay {
-  // NB: the engine awaits each event before the next, but from different threads; the lock
-  // makes the reducer's state safe to touch from whichever one delivers.
-  private let state = Locked(PhotoTimerState())
+/// the photo's summary when it is taken, each note when it appears.
+actor PlainDisplay: CommandDisplay {
+  private let sink: any OutputSink
+  private var last = PhotoTimerPresentation(state: PhotoTimerState())
+  private var failure = DrawFailure()
 
-  func show(_ event: PhotoTimerEvent, base: Duration) {
-    let lines = state.withLock { state -> [String] in
-      let before = PhotoTimerPresentation(state: state, context: .init(hasRun: true, isOver: true))
-      state.apply(event)
-      let after = PhotoTimerPresentation(state: state, context: .init(hasRun: true, isOver: true))
-      return Self.lines(from: before, to: after, event: event)
-    }
-    let stamp = "+\((base + event.offset).formattedSeconds(fractionDigits: 3))s"
-    StandardStream.output.write(lines.map { "\(stamp)  \($0)\n" }.joined())
+  init(sink: any OutputSink) {
+    self.sink = sink
   }
 
-  /// What changed between two presentations, as lines: each step that ended, then the
-  /// status when it changed (always at a cancel), then the photo's summary.
+  func show(
+    _ presentation: PhotoTimerPresentation, after update: PhotoTimerViewModel.Update?,
+    time: Duration
+  ) {
+    var lines: [String] = []
+    if let note = presentation.note, note != last.note { lines.append(note) }
+    var event: PhotoTimerEvent?
+    if case .event(.run(let runEvent, _))? = update?.cause { event = runEvent }
+    let stamp = "+\(time.formattedSeconds(fractionDigits: 3))s  "
+    lines += Self.lines(from: last, to: presentation, event: event).map { stamp + $0 }
+    last = presentation
+    guard !lines.isEmpty else { return }
+    failure.attempt { try sink.write(lines.map { $0 + "\n" }.joined()) }
+  }
+
+  /// What changed between two presentations, as lines: the step that ended (`event`), then
+  /// the status when it changed (always at a cancel), then the photo's summary.
   static func lines(
     from before: PhotoTimerPresentation, to after: PhotoTimerPresentation,
-    event: PhotoTimerEvent
+    event: PhotoTimerEvent?
   ) -> [String] {
     var lines: [String] = []
-    if case .stepFinished(let report) = event.kind,
+    if case .stepFinished(let report)? = event?.kind,
       let row = after.checklist.first(where: { $0.step == report.step })
     {
       lines.append(line(for: row))
     }
-    if after.status != before.status || event.kind == .cancelled {
+    if after.status != before.status || event?.kind == .cancelled {
       lines.append(after.status.text)
     }
     if before.summary.isEmpty {
@@ -47,11 +55,9 @@ final class PlainDisplay: RunDisplay {
     return "\(row.label)\(mark) \(row.detail)" + (row.time.map { " (\($0))" } ?? "")
   }
 
-  func note(_ text: String) {
-    StandardStream.output.write("\(text)\n")
-  }
+  func finish(
+    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline
+  ) {}
 
-  func finish(_ result: PhotoTimerResult, timeline: Timeline) {}
-
-  func close() {}
+  func close() -> String? { failure.message }
 }

@@ -35,6 +35,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
   public static let noChild = Errno(rawValue: ECHILD)
   /// `EIO`.
   public static let ioError = Errno(rawValue: EIO)
+  /// `EPIPE`: the reading end of a pipe was closed.
+  public static let brokenPipe = Errno(rawValue: EPIPE)
   /// `ENOSPC`.
   public static let noSpace = Errno(rawValue: ENOSPC)
   /// `EDQUOT`.

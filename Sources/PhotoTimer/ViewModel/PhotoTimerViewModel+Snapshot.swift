@@ -1,0 +1,84 @@
+extension PhotoTimerViewModel {
+  /// One moment of a view model as a value: everything its presentation is made from.
+  public struct Snapshot: Hashable, Sendable {
+    /// The current run's phase, reports and statuses (``PhotoTimerViewModel/state``).
+    public var state: PhotoTimerState
+    /// The latest news from outside the run (``PhotoTimerViewModel/note``).
+    public var note: String?
+    /// Whether a session is under way (``PhotoTimerViewModel/isSessionRunning``).
+    public var isSessionRunning: Bool
+    /// Whether a run has started since the model was made (``PhotoTimerViewModel/hasRun``).
+    public var hasRun: Bool
+
+    /// Creates a snapshot.
+    ///
+    /// - Parameters:
+    ///   - state: The run's state.
+    ///   - note: The note.
+    ///   - isSessionRunning: Whether a session is under way.
+    ///   - hasRun: Whether a run has started.
+    public init(
+      state: PhotoTimerState = PhotoTimerState(), note: String? = nil,
+      isSessionRunning: Bool = false, hasRun: Bool = false
+    ) {
+      self.state = state
+      self.note = note
+      self.isSessionRunning = isSessionRunning
+      self.hasRun = hasRun
+    }
+
+    /// The presentation of this moment, with what only the front end knows.
+    ///
+    /// - Parameters:
+    ///   - cameraStarting: The front end's camera is still opening.
+    ///   - problem: Why nothing can start, if anything.
+    ///   - isOver: Nothing more will happen (the program is ending).
+    ///   - framing: Framing between counts, when the front end frames before each count.
+    /// - Returns: What every front end draws.
+    public func presentation(
+      cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
+      framing: PhotoTimerPresentation.Framing? = nil
+    ) -> PhotoTimerPresentation {
+      var betweenShots = false
+      if isSessionRunning, case .captured = state.status { betweenShots = true }
+      return PhotoTimerPresentation(
+        state: state,
+        context: .init(
+          cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
+          framing: framing, note: note, betweenShots: betweenShots))
+    }
+  }
+
+  /// A change of a view model, with the model just after it (``updates()``).
+  package struct Update: Sendable {
+    /// What changed the model.
+    package enum Cause: Sendable, Equatable {
+      /// A session started (``startTimer()``, ``restart()``).
+      case started
+      /// An event of the current session.
+      case event(PhotoTimerSessionEvent)
+      /// The note was posted (``post(note:)``).
+      case note
+      /// The session was cancelled (``cancel()``).
+      case cancelled
+      /// The current session ended on its own, with this result.
+      case ended(PhotoTimerResult)
+    }
+
+    /// What changed the model.
+    package var cause: Cause
+    /// The model just after it.
+    package var snapshot: Snapshot
+    /// When the change was made (for a session's event: when the session published it, on
+    /// the continuous clock whatever clock the model keeps time with), to measure how long
+    /// it took to reach the screen.
+    package var published: ContinuousClock.Instant
+
+    /// Creates an update.
+    package init(cause: Cause, snapshot: Snapshot, published: ContinuousClock.Instant = .now) {
+      self.cause = cause
+      self.snapshot = snapshot
+      self.published = published
+    }
+  }
+}

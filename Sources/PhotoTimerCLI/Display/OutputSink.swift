@@ -1,0 +1,64 @@
+import PhotoTimer
+import PhotoTimerPOSIX
+
+/// Where a display's bytes go: standard output, or memory in a test.
+///
+/// Displays write only through a sink, so a frame of the live view, a plain line or a JSON
+/// object is tested as bytes without a terminal.
+protocol OutputSink: Sendable {
+  /// Writes all of `bytes`, in order.
+  ///
+  /// - Throws: Why they could not be written (a closed pipe, a terminal gone).
+  func write(_ bytes: [UInt8]) throws
+}
+
+extension OutputSink {
+  /// Writes `text` as UTF-8.
+  func write(_ text: String) throws {
+    try write(Array(text.utf8))
+  }
+}
+
+/// Standard output, unbuffered: each write reaches a pipe or the terminal as it happens.
+struct StandardOutputSink: OutputSink {
+  func write(_ bytes: [UInt8]) throws {
+    try FileDescriptor.standardOutput.writeAll(bytes)
+  }
+}
+
+/// Bytes kept in memory, for tests.
+final class MemorySink: OutputSink {
+  private let bytes = Locked<[UInt8]>([])
+  /// Makes every write fail from now on, with this error, when set.
+  let failure = Locked<(any Error & Sendable)?>(nil)
+
+  func write(_ bytes: [UInt8]) throws {
+    if let failure = failure.withLock({ $0 }) { throw failure }
+    self.bytes.withLock { $0 += bytes }
+  }
+
+  /// Everything written so far, as text.
+  var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+
+  /// Forgets what was written.
+  func clear() { bytes.withLock { $0 = [] } }
+}
+
+/// A display's first failure to write, kept so that it is reported once, at the end.
+///
+/// A pipe closed downstream (`phototimer --json | head -1`) is no failure: the reader has
+/// what it wanted, and the run goes on as it would have.
+struct DrawFailure: Sendable {
+  private(set) var message: String?
+
+  /// Runs `write`, remembering the first error it throws.
+  mutating func attempt(_ write: () throws -> Void) {
+    do {
+      try write()
+    } catch let error as SystemCallError where error.errno == .brokenPipe {
+      return
+    } catch {
+      if message == nil { message = "\(error)" }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerPOSIX
+import PhotoTimerTerminal
+import PhotoTimerTesting
+import Testing
+
+@testable import PhotoTimerCLI
+@testable import PhotoTimerCommandLine
+
+/// The displays and the command's loop, read as the bytes they write, without a terminal.
+@Suite("The terminal's displays, as bytes through a sink")
+struct DisplayTests {
+  private func example(_ name: String) throws -> PhotoTimerPresentation {
+    try #require(PresentationExample.all.first { $0.name == name }).presentation
+  }
+
+  private func live(
+    _ sink: MemorySink, preview: TerminalGraphics.Method? = nil, clock: TestClock = TestClock()
+  ) -> LiveDisplay {
+    LiveDisplay(
+      title: "test camera", color: false, beep: false, sink: sink, terminal: nil,
+      preview: preview, size: { (columns: 60, rows: 20) }, frameLog: nil, spinnerClock: clock)
+  }
+
+  @Test("The text view redraws over its own lines; the spinner turns on its clock, then stops")
+  func textView() async throws {
+    let sink = MemorySink()
+    let clock = TestClock()
+    let display = live(sink, clock: clock)
+    let counting = try example("counting, steps running")
+    #expect(counting.isAnimating)
+    await display.show(counting, after: nil, time: .zero)
+    let first = sink.text
+    #expect(first.hasPrefix("phototimer  ·  test camera"))
+    #expect(first.contains(BigDigits.rows(3)[0]))
+    #expect(first.contains("⠋ location"))
+    let lines = first.components(separatedBy: "\n").count - 1
+    // One tenth of a second on the spinner's clock: the same frame drawn over itself, the
+    // spinner one step on.
+    await clock.waitForSleepers(1)
+    sink.clear()
+    _ = clock.advance(by: .milliseconds(100))
+    await clock.waitForSleepers(1)
+    #expect(sink.text.hasPrefix("\u{1B}[\(lines)F"))
+    #expect(sink.text.contains("⠙ location"))
+    // Nothing animates: the spinner stops, and nothing more is drawn.
+    await display.show(try example("captured"), after: nil, time: .zero)
+    #expect(sink.text.contains("✓ Saved /tmp/photos/IMG_1.jpg"))
+    while clock.sleeperCount > 0 { await Task.yield() }
+    #expect(await display.close() == nil)
+  }
+
+  @Test("The full-screen view clears once, then writes only what changed")
+  func fullScreen() async throws {
+    let sink = MemorySink()
+    let display = live(sink, preview: .halfBlocks)
+    let room = try #require(display.previewRoom)
+    #expect(room == PreviewSize(width: 58, height: 24))
+    let framing = try example("framing after two photos")
+    await display.show(framing, after: nil, time: .zero)
+    #expect(sink.text.hasPrefix("\u{1B}[0m\u{1B}[2J"))
+    #expect(sink.text.contains("Framing: press space to start the count"))
+    var frame = Frame(width: room.width, height: room.height)
+    for y in 0..<frame.height {
+      for x in 0..<frame.width { frame[x, y] = RGB(red: 0x33, green: 0x66, blue: 0xCC) }
+    }
+    sink.clear()
+    await display.show(preview: frame)
+    #expect(sink.text.contains("38;2;51;102;204"))
+    #expect(!sink.text.contains("\u{1B}[2J"))
+    // The same picture and words again: not one byte.
+    sink.clear()
+    await display.show(preview: frame)
+    await display.show(framing, after: nil, time: .zero)
+    #expect(sink.text.isEmpty)
+    _ = await display.close()
+  }
+
+  @Test("A display that cannot write goes on, and says why once when it closes")
+  func failedWrites() async throws {
+    let sink = MemorySink()
+    sink.failure.withLock { $0 = SystemCallError(call: "write", errno: .ioError) }
+    let display = live(sink)
+    await display.show(try example("captured"), after: nil, time: .zero)
+    await display.show(try example("cancelled"), after: nil, time: .zero)
+    let message = try #require(await display.close())
+    #expect(message.contains("write"))
+    let plain = PlainDisplay(sink: sink)
+    await plain.show(try example("captured"), after: nil, time: .zero)
+    #expect(await plain.close() != nil)
+    // A pipe closed downstream (`| head -1`) is no failure: the reader has what it wanted.
+    sink.failure.withLock { $0 = SystemCallError(call: "write", errno: .brokenPipe) }
+    let piped = PlainDisplay(sink: sink)
+    await piped.show(try example("captured"), after: nil, time: .zero)
+    #expect(await piped.close() == nil)
+  }
+
+  @Test("Plain lines: each note once, the status when it changes, stamped with the update's time")
+  func plainLines() async throws {
+    let sink = MemorySink()
+    let display = PlainDisplay(sink: sink)
+    var context = PhotoTimerPresentation.Context(hasRun: true, note: "restarted (1)")
+    let counting = PhotoTimerPresentation(
+      state: PhotoTimerState(status: .counting(remaining: 5)), context: context)
+    await display.show(counting, after: nil, time: .seconds(1.25))
+    await display.show(counting, after: nil, time: .seconds(1.5))
+    context.isOver = true
+    let cancelled = PhotoTimerPresentation(state: PhotoTimerState(), context: context)
+    await display.show(cancelled, after: nil, time: .seconds(2))
+    #expect(
+      sink.text == "restarted (1)\n+1.250s  Counting down: 5\n+2.000s  Cancelled\n")
+  }
+
+  @Test("JSON: a cancel the command asked for is written when it was asked, with its time")
+  func jsonCancel() async {
+    let sink = MemorySink()
+    let display = JSONDisplay(sink: sink)
+    let idle = PhotoTimerPresentation(state: PhotoTimerState())
+    let update = PhotoTimerViewModel.Update(
+      cause: .cancelled, snapshot: PhotoTimerViewModel.Snapshot(hasRun: true))
+    await display.show(idle, after: update, time: .seconds(1.5))
+    await display.show(idle, after: nil, time: .seconds(2))
+    #expect(sink.text == "{\"event\":\"cancelled\",\"t\":1.5}\n")
+  }
+
+  private func session(
+    _ arguments: [String], keys: AsyncStream<Key>, sink: MemorySink
+  ) async throws -> CommandSession {
+    let options = try CommandOptions(arguments: arguments, environment: [:])
+    guard case .run(let run) = options.action else { throw Failure("not a run") }
+    let screen = CommandSession.Screen(
+      options: run, environment: [:], interactive: false, size: (80, 24), hasCamera: false)
+    let services = PhotoTimerServices.simulated(
+      camera: .succeed(after: .zero), location: .succeed(after: .zero),
+      filter: .succeed(after: .zero))
+    return await CommandSession(
+      options: run, services: services, screen: screen, camera: nil, sink: sink, keys: keys)
+  }
+
+  @Test(
+    "The loop takes keys as a sequence: space before the count began ends a 30 s count at once",
+    .timeLimit(.minutes(1)))
+  func spaceAtOnce() async throws {
+    let sink = MemorySink()
+    let (keys, press) = AsyncStream.makeStream(of: Key.self)
+    press.yield(.go)
+    let command = try await session(["--simulate", "-s", "30"], keys: keys, sink: sink)
+    #expect(await command.run() == .success)
+    #expect(sink.text.contains("Counting down: 30"))
+    #expect(sink.text.hasSuffix("look: Natural\n") || sink.text.contains("Photo taken"))
+    #expect(!sink.text.contains("Counting down: 29"))
+  }
+
+  @Test("c cancels: the plain lines end with the cancel, exit 130", .timeLimit(.minutes(1)))
+  func cancelKey() async throws {
+    let sink = MemorySink()
+    let (keys, press) = AsyncStream.makeStream(of: Key.self)
+    press.yield(.cancel)
+    let command = try await session(["--simulate", "-s", "30"], keys: keys, sink: sink)
+    #expect(await command.run() == .cancelled)
+    #expect(sink.text.hasSuffix("  Cancelled\n"))
+  }
+}
