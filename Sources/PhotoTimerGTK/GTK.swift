@@ -97,6 +97,21 @@ enum Signal {
   static func notify(
     _ instance: UnsafeMutableRawPointer, _ property: String, _ body: @escaping @MainActor () -> Void
   ) {
+    onWithArgument(instance, "notify::\(property)", body)
+  }
+
+  /// A `GAction`'s `activate` (its parameter is not used).
+  static func activated(
+    _ action: UnsafeMutableRawPointer, _ body: @escaping @MainActor () -> Void
+  ) {
+    onWithArgument(action, "activate", body)
+  }
+
+  /// A signal whose handler takes the instance and one pointer it does not need (a
+  /// `GParamSpec`, a `GVariant`).
+  private static func onWithArgument(
+    _ instance: UnsafeMutableRawPointer, _ name: String, _ body: @escaping @MainActor () -> Void
+  ) {
     typealias Handler =
       @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
       -> Void
@@ -104,7 +119,7 @@ enum Signal {
       let body: @MainActor () -> Void = signalAction(data)
       MainActor.assumeIsolated { body() }
     }
-    connect(instance, "notify::\(property)", unsafeBitCast(trampoline, to: GCallback.self), body)
+    connect(instance, name, unsafeBitCast(trampoline, to: GCallback.self), body)
   }
 
   /// A dialog's `response`: the response's id.

@@ -1,0 +1,77 @@
+import CGTK
+import PhotoTimer
+import PhotoTimerImaging
+
+/// The page after the shutter: the photo, its settings, place, look and file, the timeline,
+/// and the buttons to open its folder and go back to the preview.
+@MainActor
+final class PhotoPage {
+  /// The page's widget.
+  private(set) var widget: Widget
+  /// The photo's picture.
+  let picture = made(gtk_picture_new())
+  /// The photo shown, if any.
+  private(set) var photo: CapturedPhoto?
+  private var details: [Widget] = []
+  private let timeline = TimelineChart()
+
+  /// The summary rows the page shows, in order.
+  private static let detailRows = ["settings", "place", "look", "file"]
+
+  init() {
+    gtk_picture_set_can_shrink(OpaquePointer(picture), 1)
+    gtk_widget_set_hexpand(picture, 1)
+    gtk_widget_set_vexpand(picture, 1)
+    let box = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
+    gtk_widget_add_css_class(box, "details")
+    gtk_widget_set_size_request(box, 300, -1)
+    var values: [Widget] = []
+    for title in Self.detailRows {
+      GTK.append(box, Self.heading(title.capitalized))
+      let value = GTK.label("", classes: ["value"])
+      gtk_label_set_xalign(OpaquePointer(value), 0)
+      gtk_label_set_wrap(OpaquePointer(value), 1)
+      gtk_label_set_selectable(OpaquePointer(value), 1)
+      gtk_widget_set_halign(value, GTK_ALIGN_START)
+      GTK.append(box, value)
+      values.append(value)
+    }
+    let open = GTK.button("_Open folder", tooltip: "Open the photo's folder")
+    WindowActions.bind(open, to: .openFolder)
+    GTK.append(box, open)
+    GTK.append(box, Self.heading("Timeline"))
+    GTK.append(box, timeline.widget)
+    let back = GTK.button("_Back to the preview", tooltip: "Frame the next shot (Esc)")
+    WindowActions.bind(back, to: .back)
+    GTK.append(box, back)
+    details = values
+    widget = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [picture, box])
+  }
+
+  private static func heading(_ text: String) -> Widget {
+    let label = GTK.label(text, classes: ["heading"])
+    gtk_widget_set_halign(label, GTK_ALIGN_START)
+    return label
+  }
+
+  /// Shows `photo`'s summary and timeline (its picture comes with ``show(_:)``).
+  func show(_ photo: CapturedPhoto) {
+    self.photo = photo
+    let summary = PhotoTimerPresentation(state: PhotoTimerState(status: .captured(photo))).summary
+    for (label, value) in zip(Self.detailRows, details) {
+      let row = summary.first { $0.label == label }
+      GTK.setText(value, (row?.value ?? "") + (row?.note.map { "\n\($0)" } ?? ""))
+    }
+    timeline.show(photo)
+  }
+
+  /// Shows the photo's decoded picture.
+  func show(_ frame: Frame) {
+    GTK.show(frame, in: picture)
+  }
+
+  /// Forgets the photo.
+  func clear() {
+    photo = nil
+  }
+}

@@ -1,0 +1,98 @@
+import CGTK
+
+/// The window's intents as GActions (`win.start`, `win.take-now`, …) and the keys that
+/// trigger them.
+///
+/// Buttons name the action they trigger, so their sensitivity follows whether it is enabled
+/// now: one place (``setEnabled(_:_:)``) says what can be done. A key is looked up in
+/// ``shortcuts`` and triggers the first of its actions that is enabled, so one key serves
+/// two intents in turn (space starts the count, then takes it now). Keys are read in the
+/// capture phase: they are the timer's even when a button has the focus.
+@MainActor
+final class WindowActions {
+  /// An intent of the window.
+  enum Name: String, CaseIterable {
+    case start
+    case takeNow = "take-now"
+    case cancel
+    case restart
+    /// Back from the photo to the preview.
+    case back
+    case openFolder = "open-folder"
+    case quit
+
+    /// The name a button's `action-name` takes.
+    var detailed: String { "win.\(rawValue)" }
+  }
+
+  /// A key and the actions it triggers, the first enabled one.
+  struct Shortcut {
+    var key: Int32
+    var control = false
+    var actions: [Name]
+  }
+
+  /// Every key of the window. Space and Enter take it now while counting, else start; Esc
+  /// cancels a run, else goes back from the photo; r counts again from the top, else starts.
+  static let shortcuts: [Shortcut] = [
+    Shortcut(key: GDK_KEY_space, actions: [.takeNow, .start]),
+    Shortcut(key: GDK_KEY_Return, actions: [.takeNow, .start]),
+    Shortcut(key: GDK_KEY_KP_Enter, actions: [.takeNow, .start]),
+    Shortcut(key: GDK_KEY_Escape, actions: [.cancel, .back]),
+    Shortcut(key: GDK_KEY_r, actions: [.restart, .start]),
+    Shortcut(key: GDK_KEY_R, actions: [.restart, .start]),
+    Shortcut(key: GDK_KEY_q, control: true, actions: [.quit]),
+    Shortcut(key: GDK_KEY_Q, control: true, actions: [.quit]),
+  ]
+
+  private let group = made(g_simple_action_group_new())
+  private var actions: [Name: OpaquePointer] = [:]
+
+  /// Makes the actions, each calling `perform` with its name, in `window`'s `win` group,
+  /// with the window's keys.
+  init(window: Widget, perform: @escaping @MainActor (Name) -> Void) {
+    for name in Name.allCases {
+      let action = made(g_simple_action_new(name.rawValue, nil))
+      Signal.activated(raw(action)) { perform(name) }
+      g_action_map_add_action(OpaquePointer(group), action)
+      // NB: the group keeps its own reference.
+      g_object_unref(raw(action))
+      actions[name] = action
+    }
+    gtk_widget_insert_action_group(window, "win", OpaquePointer(group))
+    let keys = made(gtk_event_controller_key_new())
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+    Signal.keyPressed(raw(keys)) { [weak self] key, modifiers in
+      self?.pressed(key: key, modifiers: modifiers) ?? false
+    }
+    gtk_widget_add_controller(window, keys)
+    g_object_unref(raw(group))
+  }
+
+  /// Whether `name` can be triggered now (a button for it is sensitive when it can).
+  func setEnabled(_ name: Name, _ on: Bool) {
+    guard let action = actions[name] else { return }
+    if (g_action_get_enabled(action) != 0) != on { g_simple_action_set_enabled(action, on ? 1 : 0) }
+  }
+
+  /// Whether `name` can be triggered now.
+  func isEnabled(_ name: Name) -> Bool {
+    actions[name].map { g_action_get_enabled($0) != 0 } ?? false
+  }
+
+  /// Makes `button` trigger `name`.
+  static func bind(_ button: Widget, to name: Name) {
+    gtk_actionable_set_action_name(OpaquePointer(button), name.detailed)
+  }
+
+  private func pressed(key: UInt32, modifiers: GdkModifierType) -> Bool {
+    let control = modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0
+    guard
+      let shortcut = Self.shortcuts.first(where: { Int32(key) == $0.key && control == $0.control }),
+      let name = shortcut.actions.first(where: isEnabled),
+      let action = actions[name]
+    else { return false }
+    g_action_activate(action, nil)
+    return true
+  }
+}
