@@ -53,6 +53,10 @@ struct Benchmarks {
       await timeLapseSchedule()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--lateness" {
+      await latenessUnderLoad()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--command" {
       command()
       return
@@ -91,6 +95,7 @@ struct Benchmarks {
     await shutterWithPreview()
     await sceneShutter()
     await timeLapseSchedule()
+    await latenessUnderLoad()
     await gstreamer()
     await window()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.

@@ -124,7 +124,7 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   public var isStreaming: Bool { state.withLock { $0.movie != nil } }
 
   /// Whether a stop is under way: gphoto2 asked to end the live view and not yet gone.
-  public var isStopping: Bool { state.withLock { $0.stopping != nil } }
+  package var isStopping: Bool { state.withLock { $0.stopping != nil } }
 
   /// This session's last stop, or `nil` before the first.
   public var lastStop: GPhoto2LiveStop? { state.withLock { $0.lastStop } }

@@ -80,7 +80,7 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
   /// tests of the stall limit.
   func pauseSource() async {
     let pipeline = self.pipeline
-    _ = try? await OffPool.run { _ in pipeline.pause() }
+    _ = try? await OffPool.blocking { _ in pipeline.pause() }
   }
 
   /// How the stream is doing.
@@ -99,7 +99,7 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
   /// Plays the pipeline and waits for the first frame (bounded by the camera's limit).
   func start() async throws {
     let pipeline = self.pipeline
-    let played = try await OffPool.run { _ in pipeline.play() }
+    let played = try await OffPool.blocking { _ in pipeline.play() }
     startWatchdog()
     // NB: a refused state change posts its reason on the bus first; the mailbox has it.
     if !played, samples.failure == nil {
@@ -305,7 +305,7 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
       let closing = Task {
         samples.fail(GStreamerError.closed(name))
         // NB: the state change to NULL joins GStreamer's threads: off the cooperative pool.
-        _ = try? await OffPool.run { _ in pipeline.stop() }
+        _ = try? await OffPool.blocking { _ in pipeline.stop() }
       }
       state.closing = closing
       return closing

@@ -114,12 +114,12 @@ package final class GPSFake: Sendable {
   package static func start(
     replaying log: String, cycle: Double = 0.1, port: UInt16? = nil
   ) async throws -> GPSFake {
-    try await OffPool.run { _ in try GPSFake(replaying: log, cycle: cycle, port: port) }
+    try await OffPool.blocking { _ in try GPSFake(replaying: log, cycle: cycle, port: port) }
   }
 
   /// Stops gpsfake and its gpsd (``stop()``) on a thread of its own: the stop waits for them.
   package func shutDown() async {
-    _ = try? await OffPool.run { _ in self.stop() }
+    _ = try? await OffPool.blocking { _ in self.stop() }
   }
 
   /// gpsfake's start: its `TMPDIR` is the folder (the first argument), its standard output

@@ -156,8 +156,9 @@ public struct PhotoStore: PhotoSink {
       "\(folderPath)/.\(Self.fileName(for: date, timeZone: timeZone, variant: variant))"
       + ".partial-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))"
     let openTemporary = openTemporary
-    // NB: the file system calls run off the cooperative pool: fsync can take a while.
-    return try await OffPool.run { isCancelled in
+    // NB: the file system calls block (fsync can take a while): a thread of their own, off
+    // the cooperative pool and the CPU executor.
+    return try await OffPool.blocking { isCancelled in
       var linked = false
       defer { if !linked { try? FileSystem.unlink(temporary) } }
       do throws(SystemCallError) {

@@ -20,11 +20,16 @@ import PhotoTimer
 /// }
 /// ```
 public final class LiveCamera: CameraSource {
-  private struct State {
-    var opening: Task<Void, Never>?
-    var session: (any CameraSession)?
-    var closed = false
-    var closing: Task<Void, Never>?
+  /// The camera's life, one state at a time.
+  private enum Life {
+    /// Nothing opened yet.
+    case idle
+    /// The pump is opening the session.
+    case opening(pump: Task<Void, Never>)
+    /// The session streams; the pump delivers its frames.
+    case open(pump: Task<Void, Never>, session: any CameraSession)
+    /// Closed, or closing: the task that closes it.
+    case closed(Task<Void, Never>)
   }
 
   /// The camera underneath.
@@ -33,7 +38,7 @@ public final class LiveCamera: CameraSource {
   public let history: Int
   /// The width the previews a run meters are scaled to.
   public let meteringWidth: Int
-  private let state = Locked(State())
+  private let life = Locked(Life.idle)
   private let opened = OneShot<any CameraSession>()
   /// The stream: the newest frame and the last ``history``, for previews and joining runs.
   private let frames: FrameMailbox
@@ -66,7 +71,12 @@ public final class LiveCamera: CameraSource {
   public var isFailed: Bool { frames.failure != nil }
 
   /// Whether ``close()`` was called.
-  public var isClosed: Bool { state.withLock { $0.closed } }
+  public var isClosed: Bool {
+    life.withLock { life in
+      if case .closed = life { return true }
+      return false
+    }
+  }
 
   /// Opens the camera and starts its stream; returns once it is open. Calling it again, or
   /// from several tasks at once, opens it once.
@@ -74,9 +84,9 @@ public final class LiveCamera: CameraSource {
   /// - Throws: What the source's `open()` throws, or `CancellationError` when the camera was
   ///   closed (or the calling task cancelled) first.
   public func start() async throws {
-    state.withLock { state in
-      guard state.opening == nil, !state.closed else { return }
-      state.opening = Task { await self.openAndPump() }
+    life.withLock { life in
+      guard case .idle = life else { return }
+      life = .opening(pump: Task { await self.openAndPump() })
     }
     _ = try await opened.value()
   }
@@ -90,9 +100,9 @@ public final class LiveCamera: CameraSource {
       opened.fulfil(.failure(error))
       return
     }
-    let closedAlready = state.withLock { state -> Bool in
-      guard !state.closed else { return true }
-      state.session = session
+    let closedAlready = life.withLock { life -> Bool in
+      guard case .opening(let pump) = life else { return true }
+      life = .open(pump: pump, session: session)
       return false
     }
     if closedAlready {
@@ -106,7 +116,7 @@ public final class LiveCamera: CameraSource {
       do {
         frame = try await session.nextFrame()
       } catch {
-        if !state.withLock({ $0.closed }) { frames.fail(error) }
+        if !isClosed { frames.fail(error) }
         return
       }
       frames.deliver(frame)
@@ -118,7 +128,7 @@ public final class LiveCamera: CameraSource {
   ///
   /// - Throws: Why the stream failed, or `CancellationError` when the task is cancelled.
   func frame(after: Int) async throws -> FrameMailbox.Delivery? {
-    if state.withLock({ $0.closed }) { return nil }
+    if isClosed { return nil }
     return try await frames.next(after: after)
   }
 
@@ -136,7 +146,11 @@ public final class LiveCamera: CameraSource {
   /// Closing the borrow leaves the camera running.
   public func open() async throws -> any CameraSession {
     try await start()
-    guard let session = state.withLock({ $0.session }) else { throw CancellationError() }
+    let session = life.withLock { life -> (any CameraSession)? in
+      guard case .open(_, let session) = life else { return nil }
+      return session
+    }
+    guard let session else { throw CancellationError() }
     return Borrow(camera: self, session: session)
   }
 
@@ -144,22 +158,26 @@ public final class LiveCamera: CameraSource {
   /// every preview stream. Any number of callers may close it at once; each returns when it
   /// is closed.
   public func close() async {
-    let closing = state.withLock { state -> Task<Void, Never> in
-      if let closing = state.closing { return closing }
-      state.closed = true
-      let opening = state.opening
-      let closing = Task {
-        opening?.cancel()
+    let closing = life.withLock { life -> Task<Void, Never> in
+      var pump: Task<Void, Never>?
+      var session: (any CameraSession)?
+      switch life {
+      case .closed(let closing): return closing
+      case .idle: break
+      // NB: a session the pump opens from here on is closed by the pump itself.
+      case .opening(let opening): pump = opening
+      case .open(let opening, let open):
+        pump = opening
+        session = open
+      }
+      let closing = Task { [pump, session] in
+        pump?.cancel()
         self.opened.fulfil(.failure(CancellationError()))
         self.frames.close()
-        await opening?.value
-        let session = self.state.withLock { state in
-          defer { state.session = nil }
-          return state.session
-        }
+        await pump?.value
         await session?.close()
       }
-      state.closing = closing
+      life = .closed(closing)
       return closing
     }
     await closing.value

@@ -1,8 +1,17 @@
 import Foundation
 import PhotoTimer
 
-/// Runs CPU-heavy work on a thread of its own, never on the cooperative pool, so the tasks
-/// that keep time (the countdown's ticks) always find a free pool thread.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where work that must not run on the cooperative pool goes: CPU work to one executor of a
+/// few low-priority threads, calls that block on the system to a thread of their own.
+///
+/// The cooperative pool keeps time (the countdown's ticks, the shutter), so it never runs
+/// either kind. The CPU executor's threads are made at start and run at a lower priority
+/// (nice 5) than the pool's, so a tick that falls due while a 12 MP photo is encoded gets a
+/// core at once; short jobs (scaling a preview) go before long ones.
 ///
 /// The work gets a function that says whether the calling task was cancelled; it should
 /// check it between chunks and throw `CancellationError`.
@@ -13,7 +22,7 @@ import PhotoTimer
 /// }
 /// ```
 package enum OffPool {
-  /// Runs `work` on a new thread and returns its result.
+  /// Runs CPU work on the executor and returns its result.
   ///
   /// - Parameter work: The work; it receives a cancellation check.
   /// - Throws: What `work` throws, or `CancellationError` when cancelled before it started.
@@ -25,25 +34,19 @@ package enum OffPool {
     return try await withTaskCancellationHandler {
       try Task.checkCancellation()
       return try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
+        CPUExecutor.shared.submit(quick: false) {
+          // NB: cancelled while it waited for a thread: it never starts.
+          if isCancelled() { return continuation.resume(throwing: CancellationError()) }
           continuation.resume(with: Result { try work(isCancelled) })
         }
-        thread.name = "phototimer.offpool"
-        thread.stackSize = 1 << 20
-        thread.start()
       }
     } onCancel: {
       cancelled.withLock { $0 = true }
     }
   }
 
-  /// One queue for short jobs (scaling a preview): dispatch's own worker threads, never the
-  /// cooperative pool's.
-  private static let quickQueue = DispatchQueue(
-    label: "phototimer.frames", qos: .userInitiated, attributes: .concurrent)
-
-  /// Runs a short job (a millisecond or two: scaling a preview) off the cooperative pool,
-  /// without starting a thread for it.
+  /// Runs a short job (a millisecond or two: scaling a preview) on the executor, before any
+  /// long one waiting.
   ///
   /// - Parameter work: The job.
   /// - Returns: Its result.
@@ -53,7 +56,87 @@ package enum OffPool {
     -> Value
   {
     await withCheckedContinuation { continuation in
-      quickQueue.async { continuation.resume(returning: work()) }
+      CPUExecutor.shared.submit(quick: true) { continuation.resume(returning: work()) }
+    }
+  }
+
+  /// Runs a call that blocks on the system (a pipeline's state change that joins its
+  /// threads, an `fsync`) on a thread of its own: it would hold up the executor's CPU work.
+  ///
+  /// - Parameter work: The call; it receives a cancellation check.
+  /// - Returns: Its result.
+  /// - Throws: What `work` throws, or `CancellationError` when cancelled before it started.
+  public static func blocking<Value: Sendable>(
+    _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Value
+  ) async throws -> Value {
+    let cancelled = Locked(false)
+    let isCancelled: @Sendable () -> Bool = { cancelled.withLock { $0 } }
+    return try await withTaskCancellationHandler {
+      try Task.checkCancellation()
+      return try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try work(isCancelled) }) }
+        thread.name = "phototimer.blocking"
+        thread.stackSize = 1 << 20
+        thread.start()
+      }
+    } onCancel: {
+      cancelled.withLock { $0 = true }
+    }
+  }
+}
+
+/// The executor of CPU work: a fixed set of threads, niced below the cooperative pool, taking
+/// short jobs before long ones.
+package final class CPUExecutor: Sendable {
+  /// The process's executor: as many threads as cores (at least two).
+  package static let shared = CPUExecutor(
+    threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 5)
+
+  private final class Queue: @unchecked Sendable {
+    // NB: every field is touched under `condition` only.
+    let condition = NSCondition()
+    var quick: [@Sendable () -> Void] = []
+    var long: [@Sendable () -> Void] = []
+  }
+
+  private let queue = Queue()
+  /// How many threads run jobs.
+  package let threads: Int
+
+  /// Starts `threads` threads at niceness `nice` (higher is lower priority).
+  package init(threads: Int, nice: Int32) {
+    self.threads = threads
+    for index in 0..<threads {
+      let queue = queue
+      let thread = Thread {
+        #if canImport(Glibc)
+          // NB: on Linux niceness is a thread's own, and 0 names the calling thread: only the
+          // executor's threads yield. (Elsewhere they run at the default priority.)
+          _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
+        #endif
+        Self.work(queue)
+      }
+      thread.name = "phototimer.cpu.\(index)"
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+  }
+
+  /// Queues `job`; a quick one runs before every long one waiting.
+  package func submit(quick: Bool, _ job: @escaping @Sendable () -> Void) {
+    queue.condition.lock()
+    if quick { queue.quick.append(job) } else { queue.long.append(job) }
+    queue.condition.signal()
+    queue.condition.unlock()
+  }
+
+  private static func work(_ queue: Queue) {
+    while true {
+      queue.condition.lock()
+      while queue.quick.isEmpty, queue.long.isEmpty { queue.condition.wait() }
+      let job = queue.quick.isEmpty ? queue.long.removeFirst() : queue.quick.removeFirst()
+      queue.condition.unlock()
+      job()
     }
   }
 }
