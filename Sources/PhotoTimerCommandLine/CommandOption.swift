@@ -1,9 +1,12 @@
+import PhotoTimer
+import PhotoTimerGPSD
+
 /// Every option of `phototimer`, declared once.
 ///
 /// Each case's declaration (names, value, help) is the one source for parsing, validating a
 /// whole-number value, the `--help` text and the suggestion for a misspelling; code reads
 /// an option by its case, so a misspelt lookup does not compile.
-package enum CommandOption: CaseIterable, Hashable {
+package enum CommandOption: CaseIterable, Hashable, Sendable {
   case seconds, camera, resolution, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError,
     filter
   case keepOriginal
@@ -40,6 +43,9 @@ package enum CommandOption: CaseIterable, Hashable {
     package var help: [String]
   }
 
+  /// The values an option left out takes: the help shows them from here.
+  private var defaults: CommandOptions.RunOptions { CommandOptions.RunOptions() }
+
   /// The names, the value and the help of this option.
   package var declaration: Declaration {
     switch self {
@@ -47,7 +53,7 @@ package enum CommandOption: CaseIterable, Hashable {
       Declaration(
         names: ["-s", "--seconds"],
         value: .integer(name: "N", range: 0...3600, unit: "seconds", example: "5"),
-        help: ["countdown, 0…3600 (default 5)"])
+        help: ["countdown, 0…3600 (default \(defaults.seconds))"])
     case .camera:
       Declaration(
         names: ["--camera"], value: .text(name: "SOURCE", example: "scene"),
@@ -85,20 +91,20 @@ package enum CommandOption: CaseIterable, Hashable {
     case .gpsd:
       Declaration(
         names: ["--gpsd"], value: .text(name: "HOST:PORT", example: "127.0.0.1:2947"),
-        help: ["gpsd to ask (default 127.0.0.1:2947)"])
+        help: ["gpsd to ask (default \(GPSDEndpoint.standard))"])
     case .gpsMaxError:
       Declaration(
         names: ["--gps-max-error"],
         value: .integer(name: "METRES", range: 100...100_000, unit: "metres", example: "2000"),
         help: [
           "the largest GPS error a fix may have to geotag, used when no fix within 100 m",
-          "comes before the shutter (default 2000)",
+          "comes before the shutter (default \(defaults.gpsMaxError))",
         ])
     case .filter:
       Declaration(
         names: ["--filter"], value: .text(name: "NAME", example: "vivid"),
         help: [
-          "force a look (natural, vivid, warm, cool, mono, dramatic, fade),",
+          "force a look (\(PhotoFilter.all.map { $0.rawValue.lowercased() }.joined(separator: ", "))),",
           "auto to let the analysis choose (default), or none",
         ])
     case .keepOriginal:
@@ -140,12 +146,12 @@ package enum CommandOption: CaseIterable, Hashable {
     case .size:
       Declaration(
         names: ["--size"], value: .text(name: "WxH", example: "1920x1080"),
-        help: ["the scene camera's photo size (default 1920x1080)"])
+        help: ["the scene camera's photo size (default \(defaults.width)x\(defaults.height))"])
     case .quality:
       Declaration(
         names: ["--quality"],
         value: .integer(name: "N", range: 1...100, unit: nil, example: "92"),
-        help: ["JPEG quality, 1…100 (default 92)"])
+        help: ["JPEG quality, 1…100 (default \(defaults.quality))"])
     case .frame:
       Declaration(
         names: ["--frame"], value: nil,
@@ -199,5 +205,76 @@ package enum CommandOption: CaseIterable, Hashable {
       lines += declaration.help.dropFirst().map { indent + $0 }
       return lines
     }
+  }
+}
+
+extension CommandOption {
+  /// Options that cannot be given together.
+  package struct Conflict: Sendable {
+    /// The options; two or more of them given is the problem.
+    package var options: [CommandOption]
+    /// The message, from the names of those given; by default "A and B cannot be combined".
+    package var message: @Sendable ([String]) -> String
+
+    init(_ options: [CommandOption], because reason: String = "") {
+      self.options = options
+      message = { "\($0.joined(separator: " and ")) cannot be combined\(reason)" }
+    }
+
+    init(_ options: [CommandOption], message: @escaping @Sendable ([String]) -> String) {
+      self.options = options
+      self.message = message
+    }
+  }
+
+  /// An option that means nothing without another.
+  package struct Requirement: Sendable {
+    /// The option given.
+    package var option: CommandOption
+    /// The option it needs.
+    package var needs: CommandOption
+    /// What to say when it is missing.
+    package var message: String
+  }
+
+  /// Every pair (or group) of options that exclude each other, declared once.
+  package static let conflicts: [Conflict] = [
+    Conflict([.location, .noLocation, .gpsd], because: "; choose one source of location"),
+    Conflict([.beep, .noBeep]),
+    Conflict([.mirror, .noMirror]),
+    Conflict([.frame, .json]) { _ in
+      "--frame needs the live view; it cannot be combined with --json"
+    },
+    Conflict([.frame, .interval], because: ": a time-lapse does not wait for keys"),
+    Conflict([.simulate, .camera]),
+    Conflict([.frame, .simulate]) { _ in
+      "--frame needs a camera; it cannot be combined with --simulate"
+    },
+  ]
+
+  /// Every option that needs another, declared once.
+  package static let requirements: [Requirement] = [
+    Requirement(
+      option: .count, needs: .interval,
+      message: "--count needs --interval SECONDS (the time between shots)"),
+    Requirement(
+      option: .interval, needs: .count, message: "--interval needs --count N (how many shots)"),
+  ]
+
+  /// The problems of `given` (in the order they were given) under the declared conflicts and
+  /// requirements.
+  package static func problems(of given: [CommandOption]) -> [String] {
+    var problems: [String] = []
+    for conflict in conflicts {
+      let present = given.filter(conflict.options.contains)
+      var seen: [CommandOption] = []
+      for option in present where !seen.contains(option) { seen.append(option) }
+      if seen.count > 1 { problems.append(conflict.message(seen.map(\.name))) }
+    }
+    let set = Set(given)
+    for requirement in requirements where set.contains(requirement.option) {
+      if !set.contains(requirement.needs) { problems.append(requirement.message) }
+    }
+    return problems
   }
 }

@@ -90,7 +90,7 @@ extension CommandOptions {
     case "auto": return .auto
     case "none": return .none
     default:
-      let looks: [PhotoFilter] = [.natural, .vivid, .warm, .cool, .mono, .dramatic, .fade]
+      let looks = PhotoFilter.all
       guard let look = looks.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
         throw UsageError(problems: [
           "no look '\(text)'; choose one of "

@@ -194,13 +194,9 @@ package struct CommandOptions: Equatable {
         problems.append("--size takes WIDTHxHEIGHT from 16 to 12000 pixels, not '\(text)'")
       }
     }
-    // Location: one source at most.
+    // The options that exclude or need each other, as declared.
+    problems += CommandOption.problems(of: parsed.order)
     let locationOptions = parsed.order.filter { [.location, .noLocation, .gpsd].contains($0) }
-    if locationOptions.count > 1 {
-      problems.append(
-        "\(locationOptions.map(\.name).joined(separator: " and ")) cannot be combined; choose "
-          + "one source of location")
-    }
     if let text = parsed.value(.location) {
       do {
         run.location = .manual(try ManualLocation(parsing: text))
@@ -220,9 +216,7 @@ package struct CommandOptions: Equatable {
     if parsed.has(.gpsMaxError), !run.location.isGPSD {
       problems.append("--gps-max-error applies to gpsd's fixes, not to --location or --no-location")
     }
-    if parsed.has(.beep), parsed.has(.noBeep) {
-      problems.append("--beep and --no-beep cannot be combined")
-    } else if parsed.has(.beep) {
+    if parsed.has(.beep) {
       run.beep = true
     } else if parsed.has(.noBeep) {
       run.beep = false
@@ -230,41 +224,22 @@ package struct CommandOptions: Equatable {
     run.color = !parsed.has(.noColor) && (environment["NO_COLOR"] ?? "").isEmpty
     run.frame = parsed.has(.frame)
     run.preview = !parsed.has(.noPreview)
-    if parsed.has(.mirror), parsed.has(.noMirror) {
-      problems.append("--mirror and --no-mirror cannot be combined")
-    } else if parsed.has(.mirror) {
+    if parsed.has(.mirror) {
       run.mirror = true
     } else if parsed.has(.noMirror) {
       run.mirror = false
     }
-    if run.frame, run.json {
-      problems.append("--frame needs the live view; it cannot be combined with --json")
-    }
-    if run.frame, parsed.has(.interval) {
-      problems.append(
-        "--frame and --interval cannot be combined: a time-lapse does not wait for keys")
-    }
     if parsed.has(.simulate) {
-      if parsed.has(.camera) {
-        problems.append("--simulate and --camera cannot be combined")
-      }
       run.camera = .simulated
       if locationOptions.isEmpty { run.location = .simulated }
-      if run.frame {
-        problems.append("--frame needs a camera; it cannot be combined with --simulate")
-      }
     }
-    switch (parsed.value(.interval), parsed.has(.count)) {
-    case (nil, false): break
-    case (let interval?, true):
+    if let interval = parsed.value(.interval), parsed.has(.count) {
       if let seconds = Double(interval), seconds.isFinite, (1...86_400).contains(seconds) {
         run.interval = .milliseconds(Int64((seconds * 1000).rounded()))
       } else {
         problems.append("--interval takes seconds from 1 to 86400, not '\(interval)'")
       }
       if let count = parsed.integer(.count, problems: &problems) { run.count = count }
-    case (nil, true): problems.append("--count needs --interval SECONDS (the time between shots)")
-    case (_?, false): problems.append("--interval needs --count N (how many shots)")
     }
     guard problems.isEmpty else { throw UsageError(problems: problems) }
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)

@@ -31,8 +31,7 @@ final class ControlBar {
   private let cameraMenu: Widget
 
   private static let countdowns = [0, 3, 5, 10]
-  private static let looks: [FilterChoice] =
-    [.auto, .none] + [.natural, .vivid, .warm, .cool, .mono, .dramatic, .fade].map { .fixed($0) }
+  private static let looks: [FilterChoice] = [.auto, .none] + PhotoFilter.all.map { .fixed($0) }
 
   /// Builds the bar for `options`, with `cameraMenu` among the choices.
   init(

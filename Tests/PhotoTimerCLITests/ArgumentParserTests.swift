@@ -201,4 +201,33 @@ struct ArgumentParserTests {
       }
     }
   }
+
+  @Test("Each declared conflict is refused in either order; each requirement when alone")
+  func declaredRules() throws {
+    func arguments(_ option: CommandOption) -> [String] {
+      let declaration = option.declaration
+      return [declaration.names.last ?? ""] + (declaration.value.map { [$0.example] } ?? [])
+    }
+    func problems(_ line: [String]) -> [String] {
+      do {
+        _ = try CommandOptions(arguments: line)
+        return []
+      } catch {
+        return error.problems
+      }
+    }
+    for conflict in CommandOption.conflicts {
+      for (first, second) in zip(conflict.options, conflict.options.dropFirst()) {
+        for line in [arguments(first) + arguments(second), arguments(second) + arguments(first)] {
+          let expected = conflict.message(line.filter { $0.hasPrefix("--") })
+          #expect(problems(line).contains(expected), "\(line)")
+        }
+      }
+    }
+    for requirement in CommandOption.requirements {
+      #expect(problems(arguments(requirement.option)).contains(requirement.message))
+      let both = arguments(requirement.option) + arguments(requirement.needs)
+      #expect(!problems(both).contains(requirement.message))
+    }
+  }
 }

@@ -30,6 +30,8 @@ public struct PhotoFilter: RawRepresentable, Hashable, Sendable, CustomStringCon
   public static let dramatic = PhotoFilter(rawValue: "Dramatic")
   /// Lifted blacks and muted colour.
   public static let fade = PhotoFilter(rawValue: "Fade")
+  /// Every look there is, in the order menus and help list them.
+  public static let all: [PhotoFilter] = [.natural, .vivid, .warm, .cool, .mono, .dramatic, .fade]
 
   /// The name shown to people.
   public var description: String { rawValue }
