@@ -8,21 +8,23 @@ extension Benchmarks {
   /// count) with the scene camera streaming to a preview reader, while 12-megapixel photos
   /// are encoded back to back: the worst lateness of each run (p100), three runs. Ours
   /// encodes on the CPU executor (`OffPool.run`: niced threads made once); the baseline
-  /// the way it was done before, a thread per encode at the pool's own priority.
+  /// the way it was done before, a thread per encode at the pool's own priority; and, for
+  /// the floor, the same time-lapse with no encoding at all.
   static func latenessUnderLoad(shots: Int = 30, runs: Int = 3) async {
     let picture = await scenePicture(width: 4000, height: 3000)
-    var worst: [Bool: [Duration]] = [:]
-    var encodes: [Bool: [Int]] = [:]
+    var worst: [Load: [Duration]] = [:]
+    var encodes: [Load: [Int]] = [:]
     for _ in 0..<runs {
-      for onExecutor in [true, false] {
-        guard let run = await latenessRun(shots: shots, picture: picture, onExecutor: onExecutor)
+      for load in [Load.executor, .threadPerEncode, .none] {
+        guard let run = await latenessRun(shots: shots, picture: picture, load: load)
         else { return }
-        worst[onExecutor, default: []].append(run.worst)
-        encodes[onExecutor, default: []].append(run.encodes)
+        worst[load, default: []].append(run.worst)
+        encodes[load, default: []].append(run.encodes)
       }
     }
-    let ours = worst[true] ?? []
-    let before = worst[false] ?? []
+    let ours = worst[.executor] ?? []
+    let before = worst[.threadPerEncode] ?? []
+    let idle = worst[.none] ?? []
     let o = Sample(ours).median.milliseconds
     let b = Sample(before).median.milliseconds
     row(
@@ -33,14 +35,25 @@ extension Benchmarks {
       list.map { fixed($0.milliseconds, 2) }.joined(separator: ", ")
     }
     print(
-      "  (p100 of each run, ms: ours \(runsText(ours)); before \(runsText(before)); 12 MP "
-        + "encodes per run: ours \(encodes[true] ?? []), before \(encodes[false] ?? []))")
+      "  (p100 of each run, ms: ours \(runsText(ours)); before \(runsText(before)); no load "
+        + "\(runsText(idle)); 12 MP encodes per run: ours \(encodes[.executor] ?? []), before "
+        + "\(encodes[.threadPerEncode] ?? []))")
+  }
+
+  /// What runs beside the time-lapse.
+  private enum Load {
+    /// 12 MP encodes back to back on the CPU executor.
+    case executor
+    /// The same on a thread per encode at normal priority (the design before the executor).
+    case threadPerEncode
+    /// Nothing.
+    case none
   }
 
   /// One run: the worst lateness of its ticks and shutters, and how many 12 MP encodes ran
   /// meanwhile.
   private static func latenessRun(
-    shots: Int, picture: Frame, onExecutor: Bool
+    shots: Int, picture: Frame, load: Load
   ) async -> (worst: Duration, encodes: Int)? {
     let interval = Duration.seconds(1)
     let camera = LiveCamera(SceneCamera(preset: .daylight, width: 640, height: 480, clock: clock))
@@ -59,8 +72,8 @@ extension Benchmarks {
     let stop = Locked(false)
     let encoded = Locked(0)
     let load = Task.detached {
-      while !stop.withLock({ $0 }) {
-        if onExecutor {
+      while load != .none, !stop.withLock({ $0 }) {
+        if load == .executor {
           _ = try? await OffPool.run { _ in try JPEGFile.make(picture, metadata: metadata) }
         } else {
           _ = try? await OffPool.blocking { _ in try JPEGFile.make(picture, metadata: metadata) }

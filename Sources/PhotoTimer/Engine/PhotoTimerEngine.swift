@@ -143,7 +143,8 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             let deadline = start.advanced(by: offset)
             group.addTask {
               do {
-                try await clock.sleep(until: deadline, tolerance: nil)
+                // NB: no tolerance: due at the deadline, never in a window timers may be coalesced into.
+                try await clock.sleep(until: deadline, tolerance: .zero)
                 return .timer(timer)
               } catch {
                 return .interrupted

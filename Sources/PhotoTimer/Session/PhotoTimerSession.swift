@@ -122,7 +122,8 @@ public final class PhotoTimerSession<C: Clock>: Sendable where C.Duration == Dur
       let lead = timeLapse.lead(preparation: preparation)
       let start = first.advanced(by: timeLapse.interval * next - lead)
       do {
-        try await clock.sleep(until: start, tolerance: nil)
+        // NB: no tolerance: due at the deadline, never in a window timers may be coalesced into.
+        try await clock.sleep(until: start, tolerance: .zero)
       } catch {
         let offset = start.duration(to: clock.now)
         await onEvent(

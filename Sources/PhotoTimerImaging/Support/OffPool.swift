@@ -10,7 +10,7 @@ import PhotoTimer
 ///
 /// The cooperative pool keeps time (the countdown's ticks, the shutter), so it never runs
 /// either kind. The CPU executor's threads are made at start and run at a lower priority
-/// (nice 5) than the pool's, so a tick that falls due while a 12 MP photo is encoded gets a
+/// (nice 15) than the pool's, so a tick that falls due while a 12 MP photo is encoded gets a
 /// core at once; short jobs (scaling a preview) go before long ones.
 ///
 /// The work gets a function that says whether the calling task was cancelled; it should
@@ -90,7 +90,7 @@ package enum OffPool {
 package final class CPUExecutor: Sendable {
   /// The process's executor: as many threads as cores (at least two).
   package static let shared = CPUExecutor(
-    threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 5)
+    threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 15)
 
   private final class Queue: @unchecked Sendable {
     // NB: every field is touched under `condition` only.
