@@ -230,4 +230,36 @@ struct ArgumentParserTests {
       #expect(!problems(both).contains(requirement.message))
     }
   }
+
+  @Test(
+    "The reference's options table names every declared option and no other, defaults as declared")
+  func referenceTable() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let text = try String(
+      contentsOf: root.appendingPathComponent("docs/reference.md"), encoding: .utf8)
+    let section = try #require(text.components(separatedBy: "### Options\n").dropFirst().first)
+    let rows = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    var named: Set<String> = []
+    for row in rows {
+      let column = row.split(separator: "|").first.map(String.init) ?? ""
+      // NB: a name starts a backticked span or follows a space ("`--interval S --count N`").
+      for match in column.matches(of: /(?:`| )(--?[a-z][a-z-]*)/) {
+        named.insert(String(match.output.1))
+      }
+    }
+    let declared = Set(CommandOption.allCases.flatMap(\.declaration.names))
+    #expect(
+      named == declared,
+      "only in the table: \(named.subtracting(declared)); only declared: \(declared.subtracting(named))"
+    )
+    let defaults = CommandOptions.RunOptions()
+    for shown in [
+      "(default \(defaults.seconds))", "(default \(defaults.quality))",
+      "(default \(defaults.width)x\(defaults.height))", "(default \(defaults.gpsMaxError))",
+    ] {
+      #expect(section.contains(shown), "no \(shown)")
+    }
+    for look in PhotoFilter.all { #expect(section.contains("`\(look.rawValue.lowercased())`")) }
+  }
 }
