@@ -233,9 +233,10 @@ final class CommandSession {
 
   private func presentation(_ snapshot: PhotoTimerViewModel.Snapshot) -> PhotoTimerPresentation {
     let over = !options.frame && snapshot.hasRun && !snapshot.isSessionRunning
+    // NB: framing begins once the camera is open: until then the screen says it is starting.
+    let framing = snapshot.isSessionRunning || progress.cameraStarting ? nil : progress.framing
     return snapshot.presentation(
-      cameraStarting: progress.cameraStarting, isOver: over,
-      framing: snapshot.isSessionRunning ? nil : progress.framing)
+      cameraStarting: progress.cameraStarting, isOver: over, framing: framing)
   }
 
   /// What the model's change means for the command: the chart, the outcome, the end.
