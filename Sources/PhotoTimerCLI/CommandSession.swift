@@ -93,9 +93,11 @@ final class CommandSession {
   ///   - camera: The camera the screen holds, if it holds one.
   ///   - sink: Where the display writes; standard output unless a test reads it.
   ///   - keys: The keys pressed; `nil` reads them from the terminal in the live view.
+  ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: Screen,
-    camera: LiveCamera?, sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil
+    camera: LiveCamera?, sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
+    clock: any Clock<Duration> = ContinuousClock()
   ) {
     self.options = options
     self.services = services
@@ -103,8 +105,7 @@ final class CommandSession {
     self.camera = camera
     self.sink = sink
     self.keys = keys
-    model = PhotoTimerViewModel(
-      countdownSeconds: options.seconds, services: services, clock: ContinuousClock())
+    model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services, clock: clock)
     model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
     model.preparation = options.sequential ? .sequential : .concurrent
     progress = Progress(

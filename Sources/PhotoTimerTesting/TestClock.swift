@@ -47,30 +47,17 @@ public final class TestClock: Clock, Sendable {
     public var description: String { "\(offset)" }
   }
 
-  private struct Sleeper {
-    var id: UInt64
-    var deadline: Instant
-    var continuation: CheckedContinuation<Void, any Error>
-  }
-
-  private struct Waiter {
-    var id: UInt64
-    var count: Int
-    var continuation: CheckedContinuation<Void, Never>
-  }
-
-  private struct State {
+  private struct State: Sendable {
     var now = Instant(offset: .zero)
-    var nextID: UInt64 = 0
-    var sleepers: [Sleeper] = []
-    var waiters: [Waiter] = []
+    /// The sleeping tasks, each tagged with its deadline.
+    var sleepers = Waiters<Void, Instant>()
+    /// The tasks waiting for a number of sleepers, each tagged with that number.
+    var waiters = Waiters<Void, Int>()
 
     /// Takes the waiters whose count is now reached.
-    mutating func satisfiedWaiters() -> [Waiter] {
+    mutating func satisfiedWaiters() -> [CheckedContinuation<Void, any Error>] {
       let count = sleepers.count
-      let ready = waiters.filter { $0.count <= count }
-      waiters.removeAll { $0.count <= count }
-      return ready
+      return waiters.take { $0 <= count }.map(\.continuation)
     }
   }
 
@@ -95,31 +82,10 @@ public final class TestClock: Clock, Sendable {
   /// - Throws: `CancellationError` if the task is cancelled before the deadline.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let id = state.withLock { state in
-      state.nextID += 1
-      return state.nextID
-    }
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation {
-        (continuation: CheckedContinuation<Void, any Error>) in
-        let outcome: (resume: Result<Void, any Error>?, waiters: [Waiter]) = state.withLock {
-          state in
-          // NB: checked under the lock that `onCancel` takes, so a cancel either sees this
-          // sleeper registered or is seen here.
-          if Task.isCancelled { return (.failure(CancellationError()), []) }
-          if deadline <= state.now { return (.success(()), []) }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return (nil, state.satisfiedWaiters())
-        }
-        if let resume = outcome.resume { continuation.resume(with: resume) }
-        for waiter in outcome.waiters { waiter.continuation.resume() }
-      }
-    } onCancel: {
-      let sleeper = state.withLock { state -> Sleeper? in
-        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.sleepers.remove(at: index)
-      }
-      sleeper?.continuation.resume(throwing: CancellationError())
+    try await state.park(\.sleepers, tag: deadline) { state in
+      deadline <= state.now ? .success(()) : nil
+    } parked: { state in
+      state.satisfiedWaiters().map { waiter in { waiter.resume() } }
     }
   }
 
@@ -147,14 +113,15 @@ public final class TestClock: Clock, Sendable {
   /// - Returns: How many sleepers were woken.
   @discardableResult
   public func advance(to instant: Instant) -> Int {
-    let due = state.withLock { state -> [Sleeper] in
+    let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
       state.now = max(state.now, instant)
       let now = state.now
-      let due = state.sleepers.filter { $0.deadline <= now }
-      state.sleepers.removeAll { $0.deadline <= now }
-      return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+      // NB: a stable sort: earliest first, and in the order they fell asleep for the same one.
+      return state.sleepers.take { $0 <= now }.enumerated()
+        .sorted { ($0.element.tag, $0.offset) < ($1.element.tag, $1.offset) }
+        .map(\.element.continuation)
     }
-    for sleeper in due { sleeper.continuation.resume() }
+    for sleeper in due { sleeper.resume() }
     return due.count
   }
 
@@ -163,7 +130,7 @@ public final class TestClock: Clock, Sendable {
 
   /// The deadlines of the tasks asleep on this clock, earliest first.
   public var deadlines: [Duration] {
-    state.withLock { $0.sleepers.map(\.deadline.offset).sorted() }
+    state.withLock { $0.sleepers.tags.map(\.offset).sorted() }
   }
 
   /// Waits until at least `count` tasks are asleep on this clock.
@@ -175,26 +142,9 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Parameter count: The number of sleepers to wait for.
   public func waitForSleepers(_ count: Int) async {
-    let id = state.withLock { state in
-      state.nextID += 1
-      return state.nextID
-    }
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let ready = state.withLock { state -> Bool in
-          // NB: checked under the lock that `onCancel` takes, as in `sleep(until:)`.
-          if state.sleepers.count >= count || Task.isCancelled { return true }
-          state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
-          return false
-        }
-        if ready { continuation.resume() }
-      }
-    } onCancel: {
-      let waiter = state.withLock { state -> Waiter? in
-        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.waiters.remove(at: index)
-      }
-      waiter?.continuation.resume()
+    // NB: a cancelled wait returns (the `try?`): a test's time limit then fails the test.
+    try? await state.park(\.waiters, tag: count) { state in
+      state.sleepers.count >= count ? .success(()) : nil
     }
   }
 }

@@ -199,8 +199,8 @@ public final class PhotoTimerViewModel {
   ///   - cameraStarting: The front end's camera is still opening.
   ///   - problem: Why nothing can start, if anything.
   ///   - isOver: Nothing more will happen (the program is ending).
-  /// - Returns: What every front end draws.
   ///   - framing: Framing between counts, when the front end frames before each count.
+  /// - Returns: What every front end draws.
   public func presentation(
     cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
     framing: PhotoTimerPresentation.Framing? = nil

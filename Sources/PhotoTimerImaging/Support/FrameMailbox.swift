@@ -13,14 +13,14 @@ package final class Mailbox<Item: Sendable>: Sendable {
   /// An item and its number in the stream (the first is 1).
   package typealias Delivery = (sequence: Int, frame: Item)
 
-  private struct State {
+  private struct State: Sendable {
     var recent: [Item] = []
     var capacity: Int
     var count = 0
     var failure: (any Error)?
     var closed = false
-    var waiters: [Int: (after: Int, continuation: CheckedContinuation<Delivery?, any Error>)] = [:]
-    var nextWaiter = 0
+    /// Each waiter's tag: the number of the last frame it saw.
+    var waiters = Waiters<Delivery?, Int>()
   }
 
   private let state: Locked<State>
@@ -69,9 +69,9 @@ package final class Mailbox<Item: Sendable>: Sendable {
       state.recent.append(frame)
       let dropped = Self.trim(&state)
       state.count += 1
-      let ready = state.waiters.filter { $0.value.after < state.count }
-      for key in ready.keys { state.waiters.removeValue(forKey: key) }
-      return (ready.values.map { ((state.count, frame), $0.continuation) }, dropped)
+      let count = state.count
+      let ready = state.waiters.take { $0 < count }
+      return (ready.map { ((count, frame), $0.continuation) }, dropped)
     }
     for (delivery, waiter) in due { waiter.resume(returning: delivery) }
     return dropped
@@ -81,8 +81,7 @@ package final class Mailbox<Item: Sendable>: Sendable {
   package func fail(_ error: any Error) {
     let waiters = state.withLock { state -> [CheckedContinuation<Delivery?, any Error>] in
       if state.failure == nil { state.failure = error }
-      defer { state.waiters = [:] }
-      return state.waiters.values.map(\.continuation)
+      return state.waiters.takeAll()
     }
     for waiter in waiters { waiter.resume(throwing: error) }
   }
@@ -91,8 +90,7 @@ package final class Mailbox<Item: Sendable>: Sendable {
   package func close() {
     let waiters = state.withLock { state -> [CheckedContinuation<Delivery?, any Error>] in
       state.closed = true
-      defer { state.waiters = [:] }
-      return state.waiters.values.map(\.continuation)
+      return state.waiters.takeAll()
     }
     for waiter in waiters { waiter.resume(returning: nil) }
   }
@@ -102,27 +100,13 @@ package final class Mailbox<Item: Sendable>: Sendable {
   ///
   /// - Throws: Why the stream failed, or `CancellationError` when the task is cancelled.
   package func next(after: Int) async throws -> Delivery? {
-    let id = state.withLock { state -> Int in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let now = state.withLock { state -> Result<Delivery?, any Error>? in
-          if let failure = state.failure { return .failure(failure) }
-          if state.closed { return .success(nil) }
-          if Task.isCancelled { return .failure(CancellationError()) }
-          if state.count > after, let latest = state.recent.last {
-            return .success((state.count, latest))
-          }
-          state.waiters[id] = (after, continuation)
-          return nil
-        }
-        if let now { continuation.resume(with: now) }
+    try await state.park(\.waiters, tag: after) { state in
+      if let failure = state.failure { return .failure(failure) }
+      if state.closed { return .success(nil) }
+      if state.count > after, let latest = state.recent.last {
+        return .success((state.count, latest))
       }
-    } onCancel: {
-      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-      waiter?.continuation.resume(throwing: CancellationError())
+      return nil
     }
   }
 }

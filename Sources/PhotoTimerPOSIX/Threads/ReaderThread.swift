@@ -13,7 +13,12 @@ import PhotoTimer
 /// await reader.join()   // the thread has returned: its descriptors can be closed
 /// ```
 package final class ReaderThread: Sendable {
-  private let state = Locked((finished: false, joiners: [CheckedContinuation<Void, Never>]()))
+  private struct State: Sendable {
+    var finished = false
+    var joiners = Waiters<Void, Void>()
+  }
+
+  private let state = Locked(State())
 
   /// Starts `body` on a new thread named `name`.
   package init(name: String, body: @escaping @Sendable () -> Void) {
@@ -23,8 +28,7 @@ package final class ReaderThread: Sendable {
       FaultPlan.$current.withValue(plan) { body() }
       let joiners = state.withLock { state in
         state.finished = true
-        defer { state.joiners = [] }
-        return state.joiners
+        return state.joiners.takeAll()
       }
       for joiner in joiners { joiner.resume() }
     }
@@ -36,13 +40,13 @@ package final class ReaderThread: Sendable {
   package var isFinished: Bool { state.withLock { $0.finished } }
 
   /// Returns once the body has returned; any number of callers may wait.
+  ///
+  /// A cancelled task waits too: a join returns only once the thread has ended, so that the
+  /// descriptors it reads can be closed after it.
   package func join() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let finished = state.withLock { state in
-        if !state.finished { state.joiners.append(continuation) }
-        return state.finished
-      }
-      if finished { continuation.resume() }
+    // NB: not cancellable, and nothing throws: the `try?` only satisfies the signature.
+    try? await state.park(\.joiners, tag: (), cancellable: false) { state in
+      state.finished ? .success(()) : nil
     }
   }
 }
