@@ -1,5 +1,6 @@
 import PhotoTimer
 import PhotoTimerGPSD
+import PhotoTimerLocation
 
 /// Every option of `phototimer`, declared once.
 ///
@@ -41,6 +42,40 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     package var names: [String]
     package var value: Value?
     package var help: [String]
+    /// What giving the option does: its value parsed and stored in the run's options, or the
+    /// problems with it.
+    package var set: Setter
+  }
+
+  /// An option's typed parser and destination: the value given (empty for a flag) into the
+  /// field of ``CommandOptions/RunOptions`` it sets; the problems with it, if any.
+  package struct Setter {
+    package var apply: (inout CommandOptions.RunOptions, String) -> [String]
+
+    /// A value parsed by `parse`, which stores it and returns the problems.
+    static func parse(
+      _ parse: @escaping (inout CommandOptions.RunOptions, String) -> [String]
+    )
+      -> Setter
+    {
+      Setter(apply: parse)
+    }
+
+    /// A flag: `set` stores what giving it means.
+    static func flag(_ set: @escaping (inout CommandOptions.RunOptions) -> Void) -> Setter {
+      Setter { run, _ in
+        set(&run)
+        return []
+      }
+    }
+
+    /// A whole number into `field` (its declared range is checked before any setter runs).
+    static func integer(_ field: WritableKeyPath<CommandOptions.RunOptions, Int>) -> Setter {
+      Setter { run, text in
+        if let number = Int(text) { run[keyPath: field] = number }
+        return []
+      }
+    }
   }
 
   /// The values an option left out takes: the help shows them from here.
@@ -53,7 +88,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["-s", "--seconds"],
         value: .integer(name: "N", range: 0...3600, unit: "seconds", example: "5"),
-        help: ["countdown, 0…3600 (default \(defaults.seconds))"])
+        help: ["countdown, 0…3600 (default \(defaults.seconds))"],
+        set: .integer(\.seconds))
     case .camera:
       Declaration(
         names: ["--camera"], value: .text(name: "SOURCE", example: "scene"),
@@ -63,7 +99,15 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           "presets: daylight, overcast, golden-hour, indoor, night",
           "auto: the first webcam (V4L2, through GStreamer), else a",
           "gphoto2 camera, else the scene camera",
-        ])
+        ],
+        set: .parse { run, text in
+          do throws(CommandOptions.UsageError) {
+            run.camera = try CommandOptions.camera(text)
+            return []
+          } catch {
+            return error.problems
+          }
+        })
     case .resolution:
       Declaration(
         names: ["--resolution"], value: .text(name: "WxH|max", example: "1280x720"),
@@ -71,27 +115,64 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           "a webcam's mode: this size at its highest rate, or max (the",
           "largest, whatever its rate); default: the largest at 24 fps or",
           "more (`phototimer doctor` lists the modes)",
-        ])
+        ],
+        set: .parse { run, text in
+          guard let request = CommandOptions.resolution(text) else {
+            return ["--resolution needs WxH or max, for example '--resolution 1280x720'"]
+          }
+          run.resolution = request
+          return []
+        })
     case .ffmpegFormat:
       Declaration(
         names: ["--ffmpeg-format"], value: .text(name: "FORMAT", example: "v4l2"),
-        help: ["ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)"])
+        help: ["ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)"],
+        set: .parse { run, format in
+          guard case .ffmpeg(let input, _) = run.camera else {
+            return ["--ffmpeg-format applies only to --camera ffmpeg:INPUT"]
+          }
+          run.camera = .ffmpeg(input, format: format)
+          return []
+        })
     case .output:
       Declaration(
         names: ["-o", "--output"], value: .text(name: "DIR", example: "~/Pictures"),
-        help: ["folder for photos (default: XDG Pictures dir/phototimer)"])
+        help: ["folder for photos (default: XDG Pictures dir/phototimer)"],
+        set: .parse { run, text in
+          guard !text.isEmpty else {
+            return ["--output needs a folder, for example '--output ~/Pictures'"]
+          }
+          run.output = text
+          return []
+        })
     case .location:
       Declaration(
         names: ["--location"], value: .text(name: "LAT,LON", example: "37.7694,-122.4862"),
-        help: ["fixed location instead of gpsd"])
+        help: ["fixed location instead of gpsd"],
+        set: .parse { run, text in
+          do {
+            run.location = .manual(try ManualLocation(parsing: text))
+            return []
+          } catch {
+            return ["--location: \(error)"]
+          }
+        })
     case .noLocation:
       Declaration(
         names: ["--no-location"], value: nil,
-        help: ["no location at all: gpsd is not asked, nothing is written"])
+        help: ["no location at all: gpsd is not asked, nothing is written"],
+        set: .flag { $0.location = .off })
     case .gpsd:
       Declaration(
         names: ["--gpsd"], value: .text(name: "HOST:PORT", example: "127.0.0.1:2947"),
-        help: ["gpsd to ask (default \(GPSDEndpoint.standard))"])
+        help: ["gpsd to ask (default \(GPSDEndpoint.standard))"],
+        set: .parse { run, text in
+          guard let endpoint = GPSDEndpoint(text) else {
+            return ["--gpsd takes HOST:PORT with a port from 1 to 65535, not '\(text)'"]
+          }
+          run.location = .gpsd(endpoint)
+          return []
+        })
     case .gpsMaxError:
       Declaration(
         names: ["--gps-max-error"],
@@ -99,59 +180,95 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         help: [
           "the largest GPS error a fix may have to geotag, used when no fix within 100 m",
           "comes before the shutter (default \(defaults.gpsMaxError))",
-        ])
+        ],
+        set: .integer(\.gpsMaxError))
     case .filter:
       Declaration(
         names: ["--filter"], value: .text(name: "NAME", example: "vivid"),
         help: [
           "force a look (\(PhotoFilter.all.map { $0.rawValue.lowercased() }.joined(separator: ", "))),",
           "auto to let the analysis choose (default), or none",
-        ])
+        ],
+        set: .parse { run, text in
+          do throws(CommandOptions.UsageError) {
+            run.filter = try CommandOptions.filter(text)
+            return []
+          } catch {
+            return error.problems
+          }
+        })
     case .keepOriginal:
-      Declaration(names: ["--keep-original"], value: nil, help: ["also save the unfiltered photo"])
+      Declaration(
+        names: ["--keep-original"], value: nil, help: ["also save the unfiltered photo"],
+        set: .flag { $0.keepOriginal = true })
     case .simulate:
       Declaration(
         names: ["--simulate"], value: nil,
-        help: ["the built-in simulation (seed timings, no hardware, no file)"])
+        help: ["the built-in simulation (seed timings, no hardware, no file)"],
+        set: .flag { $0.camera = .simulated })
     case .sequential:
       Declaration(
         names: ["--sequential"], value: nil,
-        help: ["run the preparations one after another, then count", "(for comparison)"])
+        help: ["run the preparations one after another, then count", "(for comparison)"],
+        set: .flag { $0.sequential = true })
     case .json:
       Declaration(
-        names: ["--json"], value: nil, help: ["JSON Lines events on stdout instead of the UI"])
+        names: ["--json"], value: nil, help: ["JSON Lines events on stdout instead of the UI"],
+        set: .flag { $0.json = true })
     case .beep:
       Declaration(
         names: ["--beep"], value: nil,
-        help: ["terminal bell each second, a distinct last one (default: on in the live view)"])
+        help: ["terminal bell each second, a distinct last one (default: on in the live view)"],
+        set: .flag { $0.beep = true })
     case .noBeep:
-      Declaration(names: ["--no-beep"], value: nil, help: ["no bell"])
+      Declaration(
+        names: ["--no-beep"], value: nil, help: ["no bell"],
+        set: .flag { $0.beep = false })
     case .noColor:
       Declaration(
-        names: ["--no-color"], value: nil, help: ["no colour (NO_COLOR is honoured too)"])
+        names: ["--no-color"], value: nil, help: ["no colour (NO_COLOR is honoured too)"],
+        set: .flag { $0.color = false })
     case .burst:
       Declaration(
         names: ["--burst"],
         value: .integer(name: "N", range: 1...100, unit: "photos", example: "5"),
-        help: ["N photos at zero, one per frame (1…100)"])
+        help: ["N photos at zero, one per frame (1…100)"],
+        set: .integer(\.burst))
     case .interval:
       Declaration(
         names: ["--interval"], value: .text(name: "SECONDS", example: "10"),
-        help: ["time-lapse: the time between shots, 1…86400 (with --count)"])
+        help: ["time-lapse: the time between shots, 1…86400 (with --count)"],
+        set: .parse { run, text in
+          guard let seconds = Double(text), seconds.isFinite, (1...86_400).contains(seconds) else {
+            return ["--interval takes seconds from 1 to 86400, not '\(text)'"]
+          }
+          run.interval = .milliseconds(Int64((seconds * 1000).rounded()))
+          return []
+        })
     case .count:
       Declaration(
         names: ["--count"],
         value: .integer(name: "N", range: 1...100_000, unit: "shots", example: "5"),
-        help: ["time-lapse: how many shots in all (with --interval)"])
+        help: ["time-lapse: how many shots in all (with --interval)"],
+        set: .integer(\.count))
     case .size:
       Declaration(
         names: ["--size"], value: .text(name: "WxH", example: "1920x1080"),
-        help: ["the scene camera's photo size (default \(defaults.width)x\(defaults.height))"])
+        help: ["the scene camera's photo size (default \(defaults.width)x\(defaults.height))"],
+        set: .parse { run, text in
+          let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+          guard parts.count == 2, (16...12_000).contains(parts[0]), (16...12_000).contains(parts[1])
+          else { return ["--size takes WIDTHxHEIGHT from 16 to 12000 pixels, not '\(text)'"] }
+          run.width = parts[0]
+          run.height = parts[1]
+          return []
+        })
     case .quality:
       Declaration(
         names: ["--quality"],
         value: .integer(name: "N", range: 1...100, unit: nil, example: "92"),
-        help: ["JPEG quality, 1…100 (default \(defaults.quality))"])
+        help: ["JPEG quality, 1…100 (default \(defaults.quality))"],
+        set: .integer(\.quality))
     case .frame:
       Declaration(
         names: ["--frame"], value: nil,
@@ -159,23 +276,32 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           "frame first: the preview runs and nothing is counted until",
           "space; c during the count goes back to framing, space after",
           "a photo takes the next one, q or Esc quits",
-        ])
+        ],
+        set: .flag { $0.frame = true })
     case .noPreview:
       Declaration(
         names: ["--no-preview"], value: nil,
         help: [
           "no live picture in the live view (it is on when the terminal", "takes 24-bit colour)",
-        ])
+        ],
+        set: .flag { $0.preview = false })
     case .mirror:
       Declaration(
         names: ["--mirror"], value: nil,
-        help: ["mirror the preview (default for webcams); the photo never is"])
+        help: ["mirror the preview (default for webcams); the photo never is"],
+        set: .flag { $0.mirror = true })
     case .noMirror:
-      Declaration(names: ["--no-mirror"], value: nil, help: ["do not mirror the preview"])
+      Declaration(
+        names: ["--no-mirror"], value: nil, help: ["do not mirror the preview"],
+        set: .flag { $0.mirror = false })
     case .help:
-      Declaration(names: ["-h", "--help"], value: nil, help: ["show this help"])
+      Declaration(
+        names: ["-h", "--help"], value: nil, help: ["show this help"],
+        set: .flag { _ in })
     case .version:
-      Declaration(names: ["--version"], value: nil, help: ["show the version"])
+      Declaration(
+        names: ["--version"], value: nil, help: ["show the version"],
+        set: .flag { _ in })
     }
   }
 
@@ -205,76 +331,5 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       lines += declaration.help.dropFirst().map { indent + $0 }
       return lines
     }
-  }
-}
-
-extension CommandOption {
-  /// Options that cannot be given together.
-  package struct Conflict: Sendable {
-    /// The options; two or more of them given is the problem.
-    package var options: [CommandOption]
-    /// The message, from the names of those given; by default "A and B cannot be combined".
-    package var message: @Sendable ([String]) -> String
-
-    init(_ options: [CommandOption], because reason: String = "") {
-      self.options = options
-      message = { "\($0.joined(separator: " and ")) cannot be combined\(reason)" }
-    }
-
-    init(_ options: [CommandOption], message: @escaping @Sendable ([String]) -> String) {
-      self.options = options
-      self.message = message
-    }
-  }
-
-  /// An option that means nothing without another.
-  package struct Requirement: Sendable {
-    /// The option given.
-    package var option: CommandOption
-    /// The option it needs.
-    package var needs: CommandOption
-    /// What to say when it is missing.
-    package var message: String
-  }
-
-  /// Every pair (or group) of options that exclude each other, declared once.
-  package static let conflicts: [Conflict] = [
-    Conflict([.location, .noLocation, .gpsd], because: "; choose one source of location"),
-    Conflict([.beep, .noBeep]),
-    Conflict([.mirror, .noMirror]),
-    Conflict([.frame, .json]) { _ in
-      "--frame needs the live view; it cannot be combined with --json"
-    },
-    Conflict([.frame, .interval], because: ": a time-lapse does not wait for keys"),
-    Conflict([.simulate, .camera]),
-    Conflict([.frame, .simulate]) { _ in
-      "--frame needs a camera; it cannot be combined with --simulate"
-    },
-  ]
-
-  /// Every option that needs another, declared once.
-  package static let requirements: [Requirement] = [
-    Requirement(
-      option: .count, needs: .interval,
-      message: "--count needs --interval SECONDS (the time between shots)"),
-    Requirement(
-      option: .interval, needs: .count, message: "--interval needs --count N (how many shots)"),
-  ]
-
-  /// The problems of `given` (in the order they were given) under the declared conflicts and
-  /// requirements.
-  package static func problems(of given: [CommandOption]) -> [String] {
-    var problems: [String] = []
-    for conflict in conflicts {
-      let present = given.filter(conflict.options.contains)
-      var seen: [CommandOption] = []
-      for option in present where !seen.contains(option) { seen.append(option) }
-      if seen.count > 1 { problems.append(conflict.message(seen.map(\.name))) }
-    }
-    let set = Set(given)
-    for requirement in requirements where set.contains(requirement.option) {
-      if !set.contains(requirement.needs) { problems.append(requirement.message) }
-    }
-    return problems
   }
 }

@@ -144,102 +144,24 @@ package struct CommandOptions: Equatable {
       problems.append("unexpected argument '\(positional)'\(suggestion)")
     }
     var run = RunOptions()
-    if let seconds = parsed.integer(.seconds, problems: &problems) { run.seconds = seconds }
-    if let text = parsed.value(.camera) {
-      do throws(UsageError) {
-        run.camera = try Self.camera(text)
-      } catch {
-        problems += error.problems
+    // Each option given, in declaration order (so a camera is known before its format), with
+    // its last value: its declared setter parses it into its field.
+    for option in CommandOption.allCases where parsed.has(option) {
+      if case .integer? = option.declaration.value,
+        parsed.integer(option, problems: &problems) == nil
+      {
+        continue
       }
+      problems += option.declaration.set.apply(&run, parsed.value(option) ?? "")
     }
-    if let format = parsed.value(.ffmpegFormat) {
-      if case .ffmpeg(let input, _) = run.camera {
-        run.camera = .ffmpeg(input, format: format)
-      } else {
-        problems.append("--ffmpeg-format applies only to --camera ffmpeg:INPUT")
-      }
-    }
-    if let text = parsed.value(.resolution) {
-      if let request = Self.resolution(text) {
-        run.resolution = request
-      } else {
-        problems.append("--resolution needs WxH or max, for example '--resolution 1280x720'")
-      }
-    }
-    if let burst = parsed.integer(.burst, problems: &problems) { run.burst = burst }
-    if let text = parsed.value(.output) {
-      if text.isEmpty {
-        problems.append("--output needs a folder, for example '--output ~/Pictures'")
-      } else {
-        run.output = text
-      }
-    }
-    if let text = parsed.value(.filter) {
-      do throws(UsageError) {
-        run.filter = try Self.filter(text)
-      } catch {
-        problems += error.problems
-      }
-    }
-    run.keepOriginal = parsed.has(.keepOriginal)
-    run.sequential = parsed.has(.sequential)
-    run.json = parsed.has(.json)
-    if let quality = parsed.integer(.quality, problems: &problems) { run.quality = quality }
-    if let text = parsed.value(.size) {
-      let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-      if parts.count == 2, (16...12_000).contains(parts[0]), (16...12_000).contains(parts[1]) {
-        run.width = parts[0]
-        run.height = parts[1]
-      } else {
-        problems.append("--size takes WIDTHxHEIGHT from 16 to 12000 pixels, not '\(text)'")
-      }
-    }
+    if !(environment["NO_COLOR"] ?? "").isEmpty { run.color = false }
     // The options that exclude or need each other, as declared.
     problems += CommandOption.problems(of: parsed.order)
+    // What depends on the values given together.
     let locationOptions = parsed.order.filter { [.location, .noLocation, .gpsd].contains($0) }
-    if let text = parsed.value(.location) {
-      do {
-        run.location = .manual(try ManualLocation(parsing: text))
-      } catch {
-        problems.append("--location: \(error)")
-      }
-    }
-    if parsed.has(.noLocation) { run.location = .off }
-    if let text = parsed.value(.gpsd) {
-      if let endpoint = GPSDEndpoint(text) {
-        run.location = .gpsd(endpoint)
-      } else {
-        problems.append("--gpsd takes HOST:PORT with a port from 1 to 65535, not '\(text)'")
-      }
-    }
-    if let metres = parsed.integer(.gpsMaxError, problems: &problems) { run.gpsMaxError = metres }
+    if parsed.has(.simulate), locationOptions.isEmpty { run.location = .simulated }
     if parsed.has(.gpsMaxError), !run.location.isGPSD {
       problems.append("--gps-max-error applies to gpsd's fixes, not to --location or --no-location")
-    }
-    if parsed.has(.beep) {
-      run.beep = true
-    } else if parsed.has(.noBeep) {
-      run.beep = false
-    }
-    run.color = !parsed.has(.noColor) && (environment["NO_COLOR"] ?? "").isEmpty
-    run.frame = parsed.has(.frame)
-    run.preview = !parsed.has(.noPreview)
-    if parsed.has(.mirror) {
-      run.mirror = true
-    } else if parsed.has(.noMirror) {
-      run.mirror = false
-    }
-    if parsed.has(.simulate) {
-      run.camera = .simulated
-      if locationOptions.isEmpty { run.location = .simulated }
-    }
-    if let interval = parsed.value(.interval), parsed.has(.count) {
-      if let seconds = Double(interval), seconds.isFinite, (1...86_400).contains(seconds) {
-        run.interval = .milliseconds(Int64((seconds * 1000).rounded()))
-      } else {
-        problems.append("--interval takes seconds from 1 to 86400, not '\(interval)'")
-      }
-      if let count = parsed.integer(.count, problems: &problems) { run.count = count }
     }
     guard problems.isEmpty else { throw UsageError(problems: problems) }
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)

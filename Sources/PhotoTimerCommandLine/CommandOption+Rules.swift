@@ -1,0 +1,70 @@
+extension CommandOption {
+  /// Options that cannot be given together.
+  package struct Conflict: Sendable {
+    /// The options; two or more of them given is the problem.
+    package var options: [CommandOption]
+    /// The message, from the names of those given; by default "A and B cannot be combined".
+    package var message: @Sendable ([String]) -> String
+
+    init(_ options: [CommandOption], because reason: String = "") {
+      self.options = options
+      message = { "\($0.joined(separator: " and ")) cannot be combined\(reason)" }
+    }
+
+    init(_ options: [CommandOption], message: @escaping @Sendable ([String]) -> String) {
+      self.options = options
+      self.message = message
+    }
+  }
+
+  /// An option that means nothing without another.
+  package struct Requirement: Sendable {
+    /// The option given.
+    package var option: CommandOption
+    /// The option it needs.
+    package var needs: CommandOption
+    /// What to say when it is missing.
+    package var message: String
+  }
+
+  /// Every pair (or group) of options that exclude each other, declared once.
+  package static let conflicts: [Conflict] = [
+    Conflict([.location, .noLocation, .gpsd], because: "; choose one source of location"),
+    Conflict([.beep, .noBeep]),
+    Conflict([.mirror, .noMirror]),
+    Conflict([.frame, .json]) { _ in
+      "--frame needs the live view; it cannot be combined with --json"
+    },
+    Conflict([.frame, .interval], because: ": a time-lapse does not wait for keys"),
+    Conflict([.simulate, .camera]),
+    Conflict([.frame, .simulate]) { _ in
+      "--frame needs a camera; it cannot be combined with --simulate"
+    },
+  ]
+
+  /// Every option that needs another, declared once.
+  package static let requirements: [Requirement] = [
+    Requirement(
+      option: .count, needs: .interval,
+      message: "--count needs --interval SECONDS (the time between shots)"),
+    Requirement(
+      option: .interval, needs: .count, message: "--interval needs --count N (how many shots)"),
+  ]
+
+  /// The problems of `given` (in the order they were given) under the declared conflicts and
+  /// requirements.
+  package static func problems(of given: [CommandOption]) -> [String] {
+    var problems: [String] = []
+    for conflict in conflicts {
+      let present = given.filter(conflict.options.contains)
+      var seen: [CommandOption] = []
+      for option in present where !seen.contains(option) { seen.append(option) }
+      if seen.count > 1 { problems.append(conflict.message(seen.map(\.name))) }
+    }
+    let set = Set(given)
+    for requirement in requirements where set.contains(requirement.option) {
+      if !set.contains(requirement.needs) { problems.append(requirement.message) }
+    }
+    return problems
+  }
+}
