@@ -164,7 +164,8 @@ actor LiveDisplay: CommandDisplay {
     if on, spinner == nil {
       spinner = Task { [weak self, spinnerClock] in
         while (try? await spinnerClock.sleep(for: .milliseconds(100))) != nil {
-          await self?.turn()
+          guard let self else { return }
+          await self.turn()
         }
       }
     } else if !on {
