@@ -29,20 +29,7 @@ package enum OffPool {
   public static func run<Value: Sendable>(
     _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Value
   ) async throws -> Value {
-    let cancelled = Locked(false)
-    let isCancelled: @Sendable () -> Bool = { cancelled.withLock { $0 } }
-    return try await withTaskCancellationHandler {
-      try Task.checkCancellation()
-      return try await withCheckedThrowingContinuation { continuation in
-        CPUExecutor.shared.submit(quick: false) {
-          // NB: cancelled while it waited for a thread: it never starts.
-          if isCancelled() { return continuation.resume(throwing: CancellationError()) }
-          continuation.resume(with: Result { try work(isCancelled) })
-        }
-      }
-    } onCancel: {
-      cancelled.withLock { $0 = true }
-    }
+    try await hand(work) { job in CPUExecutor.shared.submit(quick: false, job) }
   }
 
   /// Runs a short job (a millisecond or two: scaling a preview) on the executor, before any
@@ -69,15 +56,30 @@ package enum OffPool {
   public static func blocking<Value: Sendable>(
     _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Value
   ) async throws -> Value {
+    try await hand(work) { job in
+      let thread = Thread(block: job)
+      thread.name = "phototimer.blocking"
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+  }
+
+  /// Hands `work` to `start` (which runs the job it is given elsewhere, once) with the
+  /// calling task's cancellation as a check; work cancelled before it starts never runs.
+  private static func hand<Value: Sendable>(
+    _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Value,
+    to start: (@escaping @Sendable () -> Void) -> Void
+  ) async throws -> Value {
     let cancelled = Locked(false)
     let isCancelled: @Sendable () -> Bool = { cancelled.withLock { $0 } }
     return try await withTaskCancellationHandler {
       try Task.checkCancellation()
       return try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work(isCancelled) }) }
-        thread.name = "phototimer.blocking"
-        thread.stackSize = 1 << 20
-        thread.start()
+        start {
+          // NB: cancelled while it waited for a thread: it never starts.
+          if isCancelled() { return continuation.resume(throwing: CancellationError()) }
+          continuation.resume(with: Result { try work(isCancelled) })
+        }
       }
     } onCancel: {
       cancelled.withLock { $0 = true }
