@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "PhotoTimerFFmpeg", targets: ["PhotoTimerFFmpeg"]),
     .library(name: "PhotoTimerGPhoto2", targets: ["PhotoTimerGPhoto2"]),
     .library(name: "PhotoTimerGStreamer", targets: ["PhotoTimerGStreamer"]),
+    .library(name: "PhotoTimerRemote", targets: ["PhotoTimerRemote"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-gtk", targets: ["PhotoTimerGTK"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
@@ -77,6 +78,16 @@ let package = Package(
           "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "gstreamer1.0-plugins-good",
         ])
       ]),
+    // The phone as remote: an HTTP server (civetweb) serving the page, the preview over a
+    // WebSocket, the events as Server-Sent Events and the intents as POSTs; pairing tokens and
+    // QR codes (libqrencode). The routing and token checks are pure Swift (fuzzed).
+    .target(
+      name: "PhotoTimerRemote",
+      dependencies: ["PhotoTimer", "PhotoTimerPOSIX", "CCivetWeb", "CQRencode"]),
+    // NB: Debian's civetweb ships no pkg-config file; its header is in /usr/include.
+    .systemLibrary(name: "CCivetWeb", providers: [.apt(["libcivetweb-dev"])]),
+    .systemLibrary(
+      name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     // The V4L2 request numbers (macros Swift cannot see) and an ioctl for pointers.
     .target(name: "CV4L2"),
     .systemLibrary(
@@ -196,6 +207,13 @@ let package = Package(
       name: "PhotoTimerGTKTests",
       dependencies: [
         "PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
+        "PhotoTimerTesting",
+      ]),
+    // The remote's router, and its server on loopback spoken to as raw HTTP.
+    .testTarget(
+      name: "PhotoTimerRemoteTests",
+      dependencies: [
+        "PhotoTimerRemote", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX",
         "PhotoTimerTesting",
       ]),
     // Runs the built `phototimer` binary end to end.

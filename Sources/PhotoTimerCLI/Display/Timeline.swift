@@ -88,15 +88,15 @@ extension Timeline {
   func chart(columns: Int, color: Bool) -> [String] {
     guard let end = bars.map(\.end).max(), end > .zero else { return [] }
     let width = max(20, min(columns - 30, 60))
-    let scale = Double(width) / end.seconds
+    let scale = Double(width) / end.secondsValue
     var lines = ["", "  timeline (0 – \(end.formattedSeconds(fractionDigits: 1)) s)"]
     let order = ["count", "camera", "location", "filter"]
     let sorted = bars.sorted {
       (order.firstIndex(of: $0.label) ?? 9) < (order.firstIndex(of: $1.label) ?? 9)
     }
     for bar in sorted {
-      let from = Int((bar.start.seconds * scale).rounded())
-      let to = max(from + 1, Int((bar.end.seconds * scale).rounded()))
+      let from = Int((bar.start.secondsValue * scale).rounded())
+      let to = max(from + 1, Int((bar.end.secondsValue * scale).rounded()))
       let label = bar.label.padding(toLength: 9, withPad: " ", startingAt: 0)
       let blocks = String(repeating: "█", count: to - from)
       let code = bar.label == "count" ? "36" : "32"
@@ -106,7 +106,7 @@ extension Timeline {
         "  \(label) \(body) \(bar.end.formattedSeconds(fractionDigits: 1)) s \(bar.outcome)")
     }
     if let shutter {
-      let at = Int((shutter.seconds * scale).rounded())
+      let at = Int((shutter.secondsValue * scale).rounded())
       lines.append("  " + String(repeating: " ", count: 10 + at) + "▲ shutter")
     }
     return lines

@@ -1,0 +1,243 @@
+extension RemotePage {
+  /// The page's script.
+  package static let script = #"""
+    "use strict";
+    const $ = (id) => document.getElementById(id);
+    const stats = { frames: 0, lastSeq: 0, connection: "connecting", status: "", count: null,
+      actions: [], photos: 0, posts: 0, refused: 0 };
+    window.phototimer = stats;
+    let seconds = null;
+    let socket = null;
+    let events = null;
+    let closed = false;
+    let busyPost = false;
+    let lastFrame = 0;
+    let retry = 1000;
+    let reconnectTimer = null;
+    let lastPresentation = null;
+
+    // The token came in the link; the cookie carries it from now on: keep it out of history.
+    if (location.search.includes("t=")) history.replaceState(null, "", "/");
+
+    function setConnection(state, words) {
+      stats.connection = state;
+      document.body.dataset.connection = state;
+      $("connection").textContent = words;
+      $("message").textContent = state === "live" ? "" : words;
+    }
+
+    function text(tag, className, value) {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      node.textContent = value == null ? "" : value;
+      return node;
+    }
+
+    function render(p) {
+      lastPresentation = p;
+      stats.status = p.status.text;
+      stats.count = p.count;
+      stats.actions = p.actions;
+      $("count").textContent = p.count == null ? "" : String(p.count);
+      const status = $("status");
+      status.textContent = p.status.text;
+      status.className = p.status.tone;
+      $("note").hidden = !p.note;
+      $("note").textContent = p.note || "";
+      const list = $("checklist");
+      list.replaceChildren(...p.checklist.map((row) => {
+        const item = document.createElement("li");
+        item.dataset.step = row.step;
+        item.dataset.mark = row.mark;
+        item.append(text("span", "mark " + row.tone, row.symbol || ""),
+          text("span", "label", row.label), text("span", "detail", row.detail),
+          text("span", "time", row.time || ""));
+        return item;
+      }));
+      const can = (name) => !closed && p.actions.includes(name);
+      const counting = can("take-now");
+      $("start").hidden = counting;
+      $("take-now").hidden = !counting;
+      for (const name of ["start", "take-now", "cancel", "restart"]) {
+        $(name).disabled = busyPost || !can(name);
+      }
+      for (const button of document.querySelectorAll("#seconds button")) {
+        button.disabled = !can("start");
+      }
+    }
+
+    async function post(intent) {
+      if (busyPost) return;
+      busyPost = true;
+      if (lastPresentation) render(lastPresentation);
+      let path = "/api/" + intent;
+      if (intent === "start" && seconds != null) path += "?seconds=" + seconds;
+      try {
+        stats.posts++;
+        const answer = await fetch(path, { method: "POST", credentials: "same-origin" });
+        if (answer.status === 409) stats.refused++;
+      } catch (error) {
+        setConnection("reconnecting", "reconnecting…");
+      } finally {
+        busyPost = false;
+        if (lastPresentation) render(lastPresentation);
+      }
+    }
+
+    function showPhoto(photo) {
+      stats.photos++;
+      $("photo-image").src = photo.url;
+      $("download").href = photo.url + "?download=1";
+      $("download").setAttribute("download", photo.name);
+      $("summary").replaceChildren(...photo.summary.map((row) => {
+        const item = document.createElement("li");
+        item.append(text("span", "label", row.label), text("span", "value", row.value));
+        if (row.note) item.append(text("span", "rownote", " · " + row.note));
+        return item;
+      }));
+      $("photo").hidden = false;
+      $("photo").scrollIntoView({ behavior: "smooth" });
+    }
+
+    function draw(bitmap) {
+      const canvas = $("preview");
+      if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
+        canvas.width = bitmap.width;
+        canvas.height = bitmap.height;
+      }
+      canvas.getContext("2d").drawImage(bitmap, 0, 0);
+    }
+
+    function connectPreview() {
+      if (closed || document.hidden) return;
+      if (socket && socket.readyState <= 1) return;
+      const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      socket = new WebSocket(scheme + location.host + "/api/preview");
+      socket.binaryType = "arraybuffer";
+      socket.onopen = () => { socket.send("ready 0"); };
+      socket.onmessage = async (message) => {
+        if (typeof message.data === "string") {
+          const note = JSON.parse(message.data);
+          if (note.busy) setConnection("busy", "camera busy: " + note.maximumViewers +
+            " viewers already watch");
+          return;
+        }
+        const data = message.data;
+        const length = new DataView(data).getUint32(0);
+        const header = JSON.parse(new TextDecoder().decode(new Uint8Array(data, 4, length)));
+        const blob = new Blob([new Uint8Array(data, 4 + length)], { type: "image/jpeg" });
+        try {
+          const bitmap = await createImageBitmap(blob);
+          draw(bitmap);
+          bitmap.close();
+        } catch (error) { /* a frame that does not decode is skipped */ }
+        stats.frames++;
+        stats.lastSeq = header.seq;
+        lastFrame = performance.now();
+        if (stats.connection !== "busy") setConnection("live", "live");
+        requestAnimationFrame(() => {
+          if (socket && socket.readyState === 1) socket.send("ready " + header.seq);
+        });
+      };
+      socket.onclose = () => {
+        socket = null;
+        if (stats.connection === "busy") { scheduleReconnect(5000); return; }
+        if (!closed) {
+          setConnection("reconnecting", "reconnecting…");
+          scheduleReconnect(retry);
+          retry = Math.min(retry * 2, 5000);
+        }
+      };
+    }
+
+    function connectEvents() {
+      if (closed || events) return;
+      events = new EventSource("/api/events");
+      events.addEventListener("presentation", (event) => {
+        retry = 1000;
+        render(JSON.parse(event.data));
+        connectPreview();
+      });
+      events.addEventListener("photo", (event) => showPhoto(JSON.parse(event.data)));
+      events.addEventListener("bye", () => {
+        closed = true;
+        events.close();
+        events = null;
+        if (socket) socket.close();
+        setConnection("closed", "the program was closed");
+        if (lastPresentation) render(lastPresentation);
+      });
+      events.onerror = () => {
+        if (closed) return;
+        setConnection("reconnecting", "reconnecting…");
+        // NB: EventSource gives up for good on an HTTP error (a restarted server's 403):
+        // start it again after a pause.
+        if (events.readyState === 2) {
+          events = null;
+          scheduleReconnect(retry);
+        }
+      };
+    }
+
+    function scheduleReconnect(delay) {
+      clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(() => { connectEvents(); connectPreview(); }, delay);
+    }
+
+    // A frame asked for and not come (the camera was quiet, or the server's wait ended): ask
+    // again, which also keeps the socket alive.
+    setInterval(() => {
+      if (socket && socket.readyState === 1 && performance.now() - lastFrame > 2500) {
+        socket.send("ready " + stats.lastSeq);
+        lastFrame = performance.now();
+      }
+    }, 1000);
+
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) {
+        if (socket) socket.close();
+      } else {
+        connectEvents();
+        connectPreview();
+      }
+    });
+
+    async function start() {
+      for (const button of document.querySelectorAll("#actions button")) {
+        button.addEventListener("click", () => post(button.dataset.intent));
+      }
+      for (const button of document.querySelectorAll("#seconds button")) {
+        button.addEventListener("click", () => {
+          seconds = Number(button.dataset.seconds);
+          for (const other of document.querySelectorAll("#seconds button")) {
+            other.setAttribute("aria-checked", String(other === button));
+          }
+        });
+      }
+      $("back").addEventListener("click", () => {
+        $("photo").hidden = true;
+        window.scrollTo({ top: 0, behavior: "smooth" });
+      });
+      try {
+        const answer = await fetch("/api/state", { credentials: "same-origin" });
+        if (answer.ok) {
+          const state = await answer.json();
+          $("camera").textContent = state.camera;
+          $("preview").classList.toggle("mirrored", state.mirrored);
+          seconds = state.seconds;
+          for (const button of document.querySelectorAll("#seconds button")) {
+            button.setAttribute("aria-checked", String(Number(button.dataset.seconds) === seconds));
+          }
+          render(state.presentation);
+        } else if (answer.status === 403) {
+          setConnection("closed", "this link has expired: open the new one the program shows");
+          closed = true;
+          return;
+        }
+      } catch (error) { setConnection("reconnecting", "reconnecting…"); }
+      connectEvents();
+      connectPreview();
+    }
+    start();
+    """#
+}

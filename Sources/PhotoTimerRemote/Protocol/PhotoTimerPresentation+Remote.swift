@@ -1,0 +1,83 @@
+import PhotoTimer
+
+extension PhotoTimerPresentation {
+  /// The presentation as the page reads it: the same count, status, checklist, actions, note
+  /// and summary every front end draws, as one JSON object.
+  ///
+  /// ```json
+  /// {"count":3,"status":{"text":"Counting down: 3","tone":"plain"},
+  ///  "checklist":[{"step":"camera","mark":"done","symbol":"✓","detail":"f/4 · 1/125s",
+  ///  "time":"0.5 s"},…],"actions":["take-now","cancel","restart"],"note":null,
+  ///  "summary":[],"animating":true}
+  /// ```
+  package var remoteJSON: String {
+    var object = JSONObject()
+    if let count { object.add("count", count) } else { object.addRaw("count", "null") }
+    var line = JSONObject()
+    line.add("text", status.text)
+    line.add("tone", Self.name(status.tone))
+    object.addRaw("status", line.text)
+    let rows = checklist.map { row -> String in
+      var item = JSONObject()
+      item.add("step", row.step.rawValue)
+      item.add("label", row.label)
+      item.add("mark", Self.name(row.mark))
+      if let symbol = row.mark.symbol { item.add("symbol", symbol) }
+      item.add("tone", Self.name(row.mark.tone))
+      item.add("detail", row.detail)
+      if let time = row.time { item.add("time", time) }
+      return item.text
+    }
+    object.addRaw("checklist", "[" + rows.joined(separator: ",") + "]")
+    let names = actions.map { JSONObject.quote(Self.name($0)) }
+    object.addRaw("actions", "[" + names.joined(separator: ",") + "]")
+    if let note { object.add("note", note) } else { object.addRaw("note", "null") }
+    object.addRaw("summary", Self.remoteJSON(summary))
+    object.addRaw("animating", isAnimating ? "true" : "false")
+    return object.text
+  }
+
+  /// A photo's summary rows as a JSON array of `{label, value, note}`.
+  package static func remoteJSON(_ summary: [SummaryRow]) -> String {
+    let rows = summary.map { row -> String in
+      var item = JSONObject()
+      item.add("label", row.label)
+      item.add("value", row.value)
+      if let note = row.note { item.add("note", note) }
+      return item.text
+    }
+    return "[" + rows.joined(separator: ",") + "]"
+  }
+
+  /// An action's name in the API: the path of its POST (`take-now`).
+  package static func name(_ action: Action) -> String {
+    switch action {
+    case .start: "start"
+    case .takeNow: "take-now"
+    case .cancel: "cancel"
+    case .restart: "restart"
+    case .quit: "quit"
+    }
+  }
+
+  private static func name(_ tone: Tone) -> String {
+    switch tone {
+    case .plain: "plain"
+    case .busy: "busy"
+    case .success: "success"
+    case .failure: "failure"
+    }
+  }
+
+  private static func name(_ mark: Row.Mark) -> String {
+    switch mark {
+    case .pending: "pending"
+    case .working: "working"
+    case .done: "done"
+    case .failed: "failed"
+    case .leftOut: "left-out"
+    case .off: "off"
+    case .stopped: "stopped"
+    }
+  }
+}

@@ -1,0 +1,155 @@
+/// Decides what a request gets: the one place where the remote's rules are written.
+///
+/// Every route needs the token (from the link's `t=`, the cookie, or `Authorization:
+/// Bearer`); without it every path and every method gets the same 403, so a stranger learns
+/// nothing, not even which routes exist. A request that changes something must be a POST,
+/// and when a browser sends it (an `Origin` header) it must come from the page itself; a
+/// request that has only the cookie must say where it comes from. Photos are served by the
+/// number the server gave them, never by a path. The router is pure: the fuzzer runs it on
+/// arbitrary requests.
+package struct RemoteRouter: Sendable {
+  /// What the server does for an allowed request.
+  package enum Route: Hashable, Sendable {
+    /// The page; `setCookie` when the token came in the link.
+    case page(setCookie: Bool)
+    /// The page's script.
+    case script
+    /// The page's style sheet.
+    case style
+    /// The presentation and the photos now, as one JSON object.
+    case state
+    /// The events (Server-Sent Events).
+    case events
+    /// The preview (a WebSocket).
+    case preview
+    /// An intent, to hand to the program.
+    case intent(RemoteIntent)
+    /// The photos taken since the server started, as JSON.
+    case photos
+    /// One photo's bytes, by its number; `download` asks the browser to save it.
+    case photo(id: Int, range: String?, download: Bool)
+  }
+
+  /// Why a request is turned away.
+  package enum Refusal: Hashable, Sendable {
+    /// No valid token, or a foreign origin (403).
+    case forbidden
+    /// Allowed, but no such route or photo (404).
+    case notFound
+    /// The route exists, not with this method (405); `allow` lists the methods.
+    case methodNotAllowed(allow: String)
+    /// A body over the limit (413).
+    case tooLarge
+    /// A value that cannot be read (400), and why.
+    case badRequest(String)
+
+    /// The HTTP status code.
+    package var status: Int {
+      switch self {
+      case .forbidden: 403
+      case .notFound: 404
+      case .methodNotAllowed: 405
+      case .tooLarge: 413
+      case .badRequest: 400
+      }
+    }
+
+    /// The short body sent with it.
+    package var message: String {
+      switch self {
+      case .forbidden: "forbidden"
+      case .notFound: "not found"
+      case .methodNotAllowed(let allow): "method not allowed (allowed: \(allow))"
+      case .tooLarge: "request body too large"
+      case .badRequest(let why): "bad request: \(why)"
+      }
+    }
+  }
+
+  /// The router's answer.
+  package enum Decision: Hashable, Sendable {
+    /// Serve the route; `head` for a HEAD request (headers only).
+    case serve(Route, head: Bool)
+    /// Turn it away.
+    case refuse(Refusal)
+  }
+
+  /// The cookie that carries the token after the first visit.
+  package static let cookieName = "phototimer_remote"
+  /// The largest request body accepted (an intent needs none).
+  package static let maximumBody: Int64 = 1024
+
+  /// The token every request must carry.
+  package let token: RemoteToken
+  /// `https` when the server speaks TLS.
+  package let scheme: String
+
+  /// Creates the router for `token`.
+  package init(token: RemoteToken, scheme: String = "http") {
+    self.token = token
+    self.scheme = scheme
+  }
+
+  /// What `request` gets.
+  package func route(_ request: RemoteRequest) -> Decision {
+    let fromLink = token.matches(request.queryValue("t"))
+    let fromHeader = token.matches(request.bearer)
+    let fromCookie = token.matches(request.cookie(Self.cookieName))
+    guard fromLink || fromHeader || fromCookie else { return .refuse(.forbidden) }
+    if let origin = request.headers["origin"] {
+      guard let host = request.headers["host"], origin == "\(scheme)://\(host)" else {
+        return .refuse(.forbidden)
+      }
+    }
+    let method = request.method
+    let head = method == "HEAD"
+    let read = method == "GET" || head
+    func get(_ route: Route) -> Decision {
+      read ? .serve(route, head: head) : .refuse(.methodNotAllowed(allow: "GET, HEAD"))
+    }
+    let path = request.path
+    switch path {
+    case "/", "/index.html": return get(.page(setCookie: fromLink))
+    case "/app.js": return get(.script)
+    case "/app.css": return get(.style)
+    case "/api/state": return get(.state)
+    case "/api/events": return get(.events)
+    case "/api/preview": return get(.preview)
+    case "/api/photos": return get(.photos)
+    default: break
+    }
+    if path.hasPrefix("/api/photos/") {
+      let id = path.dropFirst("/api/photos/".count)
+      guard id.count <= 9, !id.isEmpty, id.utf8.allSatisfy({ (48...57).contains($0) }),
+        let number = Int(id), number > 0
+      else { return .refuse(.notFound) }
+      let download = request.queryValue("download").map { $0 == "1" || $0 == "true" } ?? false
+      return get(.photo(id: number, range: request.headers["range"], download: download))
+    }
+    guard let intent = Self.intents[path] else { return .refuse(.notFound) }
+    guard method == "POST" else { return .refuse(.methodNotAllowed(allow: "POST")) }
+    // NB: a browser always sends Origin on a POST; one that carries only the cookie and no
+    // Origin is not the page, so it is refused (no cross-site form can ride on the cookie).
+    if fromCookie, !fromLink, !fromHeader, request.headers["origin"] == nil {
+      return .refuse(.forbidden)
+    }
+    if let length = request.contentLength, length > Self.maximumBody { return .refuse(.tooLarge) }
+    guard case .start = intent else { return .serve(.intent(intent), head: false) }
+    guard let text = request.queryValue("seconds") else {
+      return .serve(.intent(.start(seconds: nil)), head: false)
+    }
+    guard text.count <= 4, let seconds = Int(text), RemoteIntent.secondsRange.contains(seconds)
+    else {
+      let range = RemoteIntent.secondsRange
+      return .refuse(
+        .badRequest(
+          "seconds must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
+    }
+    return .serve(.intent(.start(seconds: seconds)), head: false)
+  }
+
+  private static let intents: [String: RemoteIntent] = [
+    "/api/start": .start(seconds: nil), "/api/take-now": .takeNow, "/api/cancel": .cancel,
+    "/api/restart": .restart,
+  ]
+}

@@ -1,0 +1,115 @@
+import CCivetWeb
+import Foundation
+import PhotoTimer
+
+/// The preview over a WebSocket, paced by each viewer.
+///
+/// The page says `ready N` once it has painted frame N (and `ready 0` at first); the server
+/// then sends the newest frame after N as soon as there is one. So each viewer has at most
+/// one frame in flight: a slow phone gets fewer frames, never older ones, and nothing queues
+/// in the network for it (an MJPEG stream would fill the socket's buffer with old frames, and
+/// be seconds behind). A frame is one binary message: a 4-byte big-endian length, a JSON
+/// header (`{"seq":12,"width":640,"height":360}`), then the JPEG. A viewer over the limit gets
+/// `{"busy":true}` and is closed.
+enum PreviewSocket {
+  /// One viewer's connection.
+  final class Viewer {
+    let admitted: Bool
+    var sent = 0
+    var sentCaptured: ContinuousClock.Instant?
+
+    init(admitted: Bool) {
+      self.admitted = admitted
+    }
+  }
+
+  static func register(_ context: OpaquePointer, handlers: UnsafeMutableRawPointer) {
+    mg_set_websocket_handler(
+      context, "/api/preview",
+      { connection, data in
+        // Connect: the same rules as every request; 1 closes at once.
+        guard let connection, let data,
+          let request = RemoteHandlers.request(of: connection)
+        else { return 1 }
+        let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
+        guard case .serve(.preview, _) = handlers.router.route(request) else { return 1 }
+        return 0
+      },
+      { connection, data in
+        guard let connection, let data else { return }
+        let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
+        let viewer = Viewer(admitted: handlers.hub.enterViewer())
+        mg_set_user_connection_data(connection, Unmanaged.passRetained(viewer).toOpaque())
+        if !viewer.admitted {
+          let busy = "{\"busy\":true,\"maximumViewers\":\(RemoteHub.maximumViewers)}"
+          _ = busy.withCString { mg_websocket_write(connection, 1, $0, strlen($0)) }
+        }
+      },
+      { connection, bits, bytes, length, data in
+        guard let connection, let data, let user = mg_get_user_connection_data(connection) else {
+          return 0
+        }
+        let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
+        let viewer = Unmanaged<Viewer>.fromOpaque(user).takeUnretainedValue()
+        let opcode = bits & 0x0f
+        guard viewer.admitted, opcode != 8 else { return 0 }
+        guard opcode == 1, let bytes else { return 1 }
+        let text = String(
+          decoding: UnsafeRawBufferPointer(start: bytes, count: min(length, 32)), as: UTF8.self)
+        return handlers.answer(text, viewer: viewer, on: connection) ? 1 : 0
+      },
+      { connection, data in
+        guard let connection, let data, let user = mg_get_user_connection_data(connection) else {
+          return
+        }
+        let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
+        let viewer = Unmanaged<Viewer>.fromOpaque(user).takeRetainedValue()
+        if viewer.admitted { handlers.hub.leaveViewer() }
+      }, handlers)
+  }
+}
+
+extension RemoteHandlers {
+  /// A viewer's `ready N`: records the paint of frame N, then sends the next newest frame, or
+  /// nothing after 2 s without one (the page asks again). `false` ends the connection.
+  fileprivate func answer(
+    _ message: String, viewer: PreviewSocket.Viewer, on connection: OpaquePointer
+  ) -> Bool {
+    let words = message.split(separator: " ")
+    guard words.first == "ready" else { return true }
+    if words.count > 1, let painted = Int(words[1]), painted == viewer.sent,
+      let captured = viewer.sentCaptured
+    {
+      let latency = captured.duration(to: .now)
+      latencies.withLock { list in
+        list.append(latency)
+        if list.count > 1000 { list.removeFirst(list.count - 1000) }
+      }
+      viewer.sentCaptured = nil
+    }
+    guard let preview = hub.waitForPreview(after: viewer.sent, timeout: .seconds(2)) else {
+      return !hub.isClosed
+    }
+    var header = JSONObject()
+    header.add("seq", preview.sequence)
+    header.add("width", preview.width)
+    header.add("height", preview.height)
+    header.add("age", preview.captured.duration(to: .now).secondsValue * 1000)
+    let json = Array(header.text.utf8)
+    let size = UInt32(json.count)
+    var message: [UInt8] = [
+      UInt8(size >> 24), UInt8(size >> 16 & 0xff), UInt8(size >> 8 & 0xff), UInt8(size & 0xff),
+    ]
+    message.reserveCapacity(4 + json.count + preview.jpeg.count)
+    message += json
+    message += preview.jpeg
+    let written = message.withUnsafeBytes { buffer in
+      mg_websocket_write(
+        connection, 2, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
+    }
+    guard written > 0 else { return false }
+    viewer.sent = preview.sequence
+    viewer.sentCaptured = preview.captured
+    return true
+  }
+}

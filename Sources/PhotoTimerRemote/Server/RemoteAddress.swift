@@ -1,0 +1,125 @@
+import Glibc
+
+/// Where the remote listens: the machine's LAN addresses, or one address, on a port.
+///
+/// `--remote` alone listens on every IPv4 address of an interface that is up and not
+/// loopback (Wi-Fi, Ethernet: where a phone on the same network can reach it), on port
+/// 8470. `--remote=PORT` picks the port; `--remote=ADDR:PORT` (or `[V6]:PORT`) one address,
+/// and `127.0.0.1:PORT` keeps it on this machine. Port 0 lets the system choose.
+public struct RemoteAddress: Hashable, Sendable, CustomStringConvertible {
+  /// The default port.
+  public static let defaultPort = 8470
+
+  /// The host part: `nil` for the LAN addresses.
+  public var host: String?
+  /// The port; 0 lets the system choose.
+  public var port: Int
+
+  /// Creates an address.
+  public init(host: String? = nil, port: Int = Self.defaultPort) {
+    self.host = host
+    self.port = port
+  }
+
+  /// Reads `--remote`'s value: empty, `PORT`, `ADDR`, `ADDR:PORT`, `[V6]` or `[V6]:PORT`.
+  ///
+  /// - Throws: ``RemoteError/badAddress(_:reason:)`` for anything else.
+  public init(parsing text: String) throws(RemoteError) {
+    if text.isEmpty {
+      self.init()
+      return
+    }
+    var host: Substring?
+    var portText: Substring?
+    if text.hasPrefix("[") {
+      guard let close = text.firstIndex(of: "]") else {
+        throw .badAddress(text, reason: "an IPv6 address is written in brackets, as [::1]:8470")
+      }
+      host = text[text.index(after: text.startIndex)..<close]
+      let rest = text[text.index(after: close)...]
+      if !rest.isEmpty {
+        guard rest.hasPrefix(":") else {
+          throw .badAddress(text, reason: "expected ':PORT' after the address")
+        }
+        portText = rest.dropFirst()
+      }
+    } else if text.allSatisfy(\.isNumber) {
+      portText = Substring(text)
+    } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
+      host = text[..<colon]
+      portText = text[text.index(after: colon)...]
+    } else {
+      host = Substring(text)
+    }
+    var port = Self.defaultPort
+    if let portText {
+      guard let number = Int(portText), (0...65535).contains(number) else {
+        throw .badAddress(text, reason: "the port must be a number from 0 to 65535")
+      }
+      port = number
+    }
+    var resolved = host.map(String.init)
+    if resolved == "localhost" { resolved = "127.0.0.1" }
+    if let address = resolved {
+      guard Self.isNumeric(address) else {
+        throw .badAddress(
+          text, reason: "give a numeric address of this machine, such as 127.0.0.1 or 192.168.1.20")
+      }
+    }
+    self.init(host: resolved, port: port)
+  }
+
+  /// `ADDR:PORT`, or `LAN:PORT` for the LAN addresses.
+  public var description: String {
+    let port = String(port)
+    guard let host else { return "the LAN addresses, port \(port)" }
+    return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+  }
+
+  /// The numeric addresses to listen on: this one, or the LAN's.
+  ///
+  /// - Throws: ``RemoteError/noNetworkAddress`` when no interface but loopback is up.
+  package func hosts() throws(RemoteError) -> [String] {
+    if let host { return [host] }
+    let found = Self.lanAddresses()
+    guard !found.isEmpty else { throw .noNetworkAddress }
+    return found
+  }
+
+  /// The IPv4 addresses of the interfaces that are up and not loopback, private ranges first.
+  package static func lanAddresses() -> [String] {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0, let first = list else { return [] }
+    defer { freeifaddrs(list) }
+    var found: [String] = []
+    var next: UnsafeMutablePointer<ifaddrs>? = first
+    while let entry = next {
+      next = entry.pointee.ifa_next
+      let flags = Int32(bitPattern: entry.pointee.ifa_flags)
+      guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0,
+        let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET)
+      else { continue }
+      var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+      let converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+        var raw = inet.pointee.sin_addr
+        return inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil
+      }
+      if converted {
+        found.append(
+          String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      }
+    }
+    let isPrivate = { (address: String) in
+      address.hasPrefix("192.168.") || address.hasPrefix("10.")
+        || (16...31).contains(Int(address.split(separator: ".").dropFirst().first ?? "") ?? 0)
+          && address.hasPrefix("172.")
+    }
+    return found.filter(isPrivate) + found.filter { !isPrivate($0) }
+  }
+
+  private static func isNumeric(_ address: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1
+  }
+}

@@ -1,0 +1,157 @@
+import CCivetWeb
+import Foundation
+import PhotoTimer
+
+/// The remote's HTTP server: the page, the preview, the events, the intents and the photos,
+/// served by civetweb's threads from a ``RemoteHub``.
+///
+/// Each connection is served on a thread of civetweb's own (never the cooperative pool); it
+/// waits in the hub for something newer and writes it. The limits are civetweb's and ours:
+/// request headers of at most 8 KiB, read within 10 s of connecting (a client that sends one
+/// byte a second is dropped), a write that does not move for 10 s ends its connection (a
+/// viewer that never reads), at most ``RemoteHub/maximumViewers`` preview viewers and
+/// ``RemoteHub/maximumStreams`` event streams, 64 connections served at once.
+///
+/// ```swift
+/// let hub = RemoteHub(camera: "scene camera", mirrored: false)
+/// let server = try RemoteServer(hub: hub, address: RemoteAddress(host: "127.0.0.1", port: 0))
+/// print(server.links[0])            // http://127.0.0.1:40123/?t=3f…
+/// server.stop()                     // closes the listener and every connection, then returns
+/// ```
+public final class RemoteServer: Sendable {
+  /// The token in the links.
+  public let token: RemoteToken
+  /// The page's links, one per address listened on, the token in each.
+  public let links: [String]
+  /// The port listened on.
+  public let port: Int
+  /// What the connections' threads call into; it lives as long as the server.
+  private let handlers: RemoteHandlers
+  private let context = Locked<Handle?>(nil)
+
+  /// civetweb's context. NB: @unchecked: it is only stopped, once, under `context`'s lock
+  /// taken out (`stop()`), and read for its ports before it is shared.
+  private struct Handle: @unchecked Sendable {
+    let pointer: OpaquePointer
+  }
+
+  /// Starts serving `hub` on `address`.
+  ///
+  /// - Parameters:
+  ///   - hub: What to serve.
+  ///   - address: Where to listen.
+  ///   - token: The pairing token; a fresh one by default.
+  /// - Throws: ``RemoteError`` when there is nowhere to listen or the address is taken.
+  public init(
+    hub: RemoteHub, address: RemoteAddress, token: RemoteToken = RemoteToken()
+  )
+    throws(RemoteError)
+  {
+    self.token = token
+    handlers = RemoteHandlers(hub: hub, router: RemoteRouter(token: token))
+    let hosts = try address.hosts()
+    let ports = hosts.map { host in
+      host.contains(":") ? "[\(host)]:\(address.port)" : "\(host):\(address.port)"
+    }
+    Self.initializeLibrary
+    // NB: civetweb's threads reach the handlers through this pointer; the server keeps them
+    // alive, and stops civetweb (joining every thread) before it lets them go.
+    let unmanaged = Unmanaged.passUnretained(handlers)
+    let (started, failure) = Self.start(
+      options: [
+        "listening_ports", ports.joined(separator: ","),
+        "num_threads", "64",
+        "listen_backlog", "128",
+        "connection_queue", "64",
+        "max_request_size", "8192",
+        "request_timeout_ms", "10000",
+        "websocket_timeout_ms", "30000",
+        "enable_keep_alive", "no",
+        "enable_directory_listing", "no",
+        "enable_auth_domain_check", "no",
+      ], data: unmanaged.toOpaque())
+    guard let started else {
+      throw .cannotListen(
+        ports.joined(separator: ", "),
+        reason: failure.isEmpty ? "civetweb did not start" : failure)
+    }
+    var listening = [mg_server_port](repeating: mg_server_port(), count: 8)
+    let count = mg_get_server_ports(started, Int32(listening.count), &listening)
+    port = count > 0 ? Int(listening[0].port) : address.port
+    links = hosts.map { host in
+      let shown = host.contains(":") ? "[\(host)]" : host
+      return
+        "http://\(shown):\(String(listening.first.map { Int($0.port) } ?? address.port))/?t=\(token)"
+    }
+    context.withLock { $0 = Handle(pointer: started) }
+    RemoteHandlers.register(started, handlers: unmanaged.toOpaque())
+  }
+
+  /// Stops serving: the hub says goodbye to every page, the listener closes, every
+  /// connection's thread ends and its socket closes; returns when all of that is done. It
+  /// blocks: call it off the cooperative pool (`OffPool.blocking`).
+  public func stop() {
+    handlers.hub.close()
+    // NB: civetweb refuses every write once it is stopping: the event streams say goodbye
+    // first (they end as soon as they have written it).
+    handlers.hub.waitForStreamsToEnd(timeout: .seconds(1))
+    guard
+      let running = context.withLock({ context -> Handle? in
+        defer { context = nil }
+        return context
+      })
+    else { return }
+    mg_stop(running.pointer)
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// The preview's latency, capture to paint, of each frame the pages reported, oldest
+  /// first (the last 1,000).
+  package var paintLatencies: [Duration] { handlers.latencies.withLock { $0 } }
+
+  /// Starts civetweb with `options`; the context, or civetweb's words for why not.
+  private static func start(
+    options: [String], data: UnsafeMutableRawPointer
+  )
+    -> (OpaquePointer?, String)
+  {
+    withCStrings(options) { pointers in
+      var callbacks = mg_callbacks()
+      // NB: civetweb's own log goes nowhere: failures reach the caller as errors.
+      callbacks.log_message = { _, _ in 1 }
+      var text = [CChar](repeating: 0, count: 256)
+      var code: UInt32 = 0
+      let started = withUnsafeMutablePointer(to: &callbacks) { callbacks in
+        withUnsafeMutablePointer(to: &code) { code in
+          text.withUnsafeMutableBufferPointer { buffer in
+            var setup = mg_init_data(
+              callbacks: callbacks, user_data: data, configuration_options: pointers.baseAddress)
+            var error = mg_error_data(
+              code: code, text: buffer.baseAddress, text_buffer_size: buffer.count)
+            return mg_start2(&setup, &error)
+          }
+        }
+      }
+      let words = String(
+        decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return (started, words)
+    }
+  }
+
+  private static let initializeLibrary: Void = {
+    _ = mg_init_library(0)
+  }()
+}
+
+/// Calls `body` with `strings` as a NULL-terminated array of C strings.
+private func withCStrings<Result>(
+  _ strings: [String], _ body: (UnsafeMutableBufferPointer<UnsafePointer<CChar>?>) -> Result
+) -> Result {
+  let copies = strings.map { strdup($0) }
+  defer { copies.forEach { free($0) } }
+  var pointers = copies.map { UnsafePointer<CChar>($0) } + [nil]
+  return pointers.withUnsafeMutableBufferPointer { body($0) }
+}
