@@ -111,6 +111,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
+        "PhotoTimerRemote",
       ]),
     // Terminal output only.
     .executableTarget(
@@ -145,6 +146,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerFFmpeg", "PhotoTimerGPSD",
         "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerLocation",
+        "PhotoTimerRemote",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
@@ -220,9 +222,8 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerCLITests",
       dependencies: [
-        "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
-        "PhotoTimerImaging", "PhotoTimerTerminal",
-        "PhotoTimerTesting",
+        "PhotoTimer", "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX",
+        "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerTerminal", "PhotoTimerTesting",
       ]),
   ],
   swiftLanguageModes: [.v6]

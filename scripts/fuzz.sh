@@ -19,7 +19,7 @@ binary="$scratch/release/phototimer-fuzz"
 if (($# > 0)); then
   targets=("$@")
 else
-  targets=(gpsd fix jpeg image arguments location places ffmpeg mjpeg devices)
+  targets=(gpsd fix jpeg image arguments location places ffmpeg mjpeg devices remote)
 fi
 mkdir -p .build/fuzz-crashes
 for target in "${targets[@]}"; do

@@ -3,6 +3,7 @@ import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerPOSIX
+import PhotoTimerRemote
 import PhotoTimerTerminal
 
 /// One invocation: the view model, driven by keys and signals, drawn by a display.
@@ -50,6 +51,8 @@ final class CommandSession {
     case cameraOpened(problem: String?)
     /// The preview stopped (why); the run goes on without it.
     case previewStopped(String)
+    /// A phone asked for something.
+    case remote(RemoteHub.Command)
   }
 
   /// The loop's own state: what only the command knows about the screen and the outcome.
@@ -83,6 +86,11 @@ final class CommandSession {
   private let sink: any OutputSink
   private let keys: AsyncStream<Key>?
   private var progress: Progress
+  /// The phone's remote, while it serves.
+  private var remote: RemoteLink?
+  /// Whether the command frames between counts and goes on after each photo: `--frame`, or
+  /// a remote (the phone starts each count).
+  private var keepsFraming: Bool { options.frame || options.remote != nil }
 
   /// Creates the command's session.
   ///
@@ -110,13 +118,23 @@ final class CommandSession {
     model.preparation = options.sequential ? .sequential : .concurrent
     progress = Progress(
       cameraStarting: camera != nil,
-      framing: options.frame ? PhotoTimerPresentation.Framing() : nil,
+      framing: options.frame || options.remote != nil ? PhotoTimerPresentation.Framing() : nil,
       timeline: Timeline(sequential: options.sequential))
   }
 
   /// Runs until a photo is taken, the run fails, or it is cancelled (with `--frame`: until
   /// quit); returns the exit status.
   func run() async -> ExitCode {
+    if let address = options.remote {
+      do {
+        remote = try RemoteLink(
+          address: address, camera: cameraName, mirrored: screen.mirrored, seconds: options.seconds)
+      } catch {
+        StandardStream.error.write("error: \(error)\n\(Self.advice(for: error))\n")
+        return .failure
+      }
+    }
+    announceRemote()
     let display = makeDisplay(sink)
     let (inputs, input) = AsyncStream.makeStream(of: Input.self)
     // NB: signals and keys are watched before anything starts, so one that arrives at any
@@ -136,6 +154,12 @@ final class CommandSession {
         group.addTask {
           for await key in keys { input.yield(.key(key)) }
         }
+      }
+      if let remote {
+        group.addTask {
+          for await command in remote.intents { input.yield(.remote(command)) }
+        }
+        if let camera { group.addTask { await remote.feed(camera) } }
       }
       if let camera {
         group.addTask {
@@ -162,6 +186,8 @@ final class CommandSession {
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
     let last = model.presentation(isOver: true)
+    remote?.hub.publish(last)
+    await remote?.stop()
     await display.finish(last, result: progress.result, timeline: progress.photoTimeline)
     if case .failed(let failure) = progress.result {
       StandardStream.error.write("error: \(failure.message)\n")
@@ -172,7 +198,7 @@ final class CommandSession {
     if let problem = await display.close() {
       StandardStream.error.write("error: the output could not be written: \(problem)\n")
     }
-    if options.frame, progress.signal == nil {
+    if keepsFraming, progress.signal == nil {
       if progress.photos > 0 { return .success }
       if case .failed = progress.result { return .failure }
       return .cancelled
@@ -200,6 +226,7 @@ final class CommandSession {
       let time = record(update)
       let shown = presentation(update.snapshot)
       await display.show(shown, after: update, time: time)
+      remote?.publish(shown, after: update, time: time)
       return
     case .key(let key):
       pressed(key)
@@ -218,10 +245,12 @@ final class CommandSession {
         let mirrored = screen.mirrored
         group.addTask { await Self.feed(camera, to: live, mirrored: mirrored, input: input) }
       }
-      if !options.frame { startSession() }
+      if !keepsFraming { startSession() }
     case .previewStopped(let problem):
       model.post(note: "no preview: \(problem)")
       return
+    case .remote(let command):
+      command.reply(asked(command.intent))
     }
     if !progress.done { await draw(display) }
   }
@@ -229,11 +258,13 @@ final class CommandSession {
   /// Draws the model as it is now, after an input of the command's own.
   private func draw(_ display: any CommandDisplay) async {
     let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
-    await display.show(presentation(model.snapshot), after: nil, time: now)
+    let shown = presentation(model.snapshot)
+    await display.show(shown, after: nil, time: now)
+    remote?.publish(shown, after: nil, time: now)
   }
 
   private func presentation(_ snapshot: PhotoTimerViewModel.Snapshot) -> PhotoTimerPresentation {
-    let over = !options.frame && snapshot.hasRun && !snapshot.isSessionRunning
+    let over = !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
     // NB: framing begins once the camera is open: until then the screen says it is starting.
     let framing = snapshot.isSessionRunning || progress.cameraStarting ? nil : progress.framing
     return snapshot.presentation(
@@ -260,7 +291,7 @@ final class CommandSession {
     case .note:
       break
     case .cancelled:
-      if !options.frame || progress.stopping { progress.done = true }
+      if !keepsFraming || progress.stopping { progress.done = true }
     case .ended(let result):
       ended(result)
     }
@@ -270,7 +301,7 @@ final class CommandSession {
   /// The session ended on its own: without `--frame` the command ends with it; with it,
   /// framing goes on, unless the camera that frames has stopped.
   private func ended(_ result: PhotoTimerResult) {
-    guard options.frame else {
+    guard keepsFraming else {
       progress.result = result
       if case .captured = result { progress.photoTimeline = progress.timeline }
       progress.done = true
@@ -304,17 +335,62 @@ final class CommandSession {
     switch key {
     case .go where running: model.takeNow()
     case .go where progress.cameraStarting:
-      if !options.frame { progress.takeNowAtStart = true }
-    case .go where options.frame: startSession()
+      if !keepsFraming { progress.takeNowAtStart = true }
+    case .go where keepsFraming: startSession()
     case .go: break
     case .restart: if running { model.restart() }
     case .cancel, .quit:
       // NB: with --frame a cancelled count goes back to framing; without, it ends the command.
       if running {
         model.cancel()
-      } else if key == .quit || !options.frame {
+      } else if key == .quit || !keepsFraming {
         stop()
       }
+    }
+  }
+
+  /// A phone's intent: the same as the key, refused when it means nothing now (a second tap
+  /// on Start while the count runs never starts a second run).
+  private func asked(_ intent: RemoteIntent) -> RemoteReply {
+    let running = model.isSessionRunning
+    if progress.stopping { return .refused("the program is closing") }
+    switch intent {
+    case .start(let seconds):
+      if running { return .refused("a count is already running") }
+      if progress.cameraStarting { return .refused("the camera is still starting") }
+      if let seconds { model.countdownSeconds = seconds }
+      startSession()
+    case .takeNow:
+      guard running else { return .refused("no count is running") }
+      model.takeNow()
+    case .cancel:
+      guard running else { return .refused("no count is running") }
+      model.cancel()
+    case .restart:
+      guard running else { return .refused("no count is running") }
+      model.restart()
+    }
+    return .accepted
+  }
+
+  /// Says where the remote is, in the output's own form: a JSON event, a plain line, or in
+  /// the live view the link and its QR code above the view.
+  private func announceRemote() {
+    guard let remote else { return }
+    switch screen.mode {
+    case .json: try? sink.write(remote.jsonLine + "\n")
+    case .plain: try? sink.write(remote.line + "\n")
+    case .live:
+      let code = remote.qrLines.map { "  " + $0 }.joined(separator: "\n")
+      try? sink.write(code + "\n  " + remote.line + "\n\n")
+    }
+  }
+
+  private static func advice(for error: RemoteError) -> String {
+    switch error {
+    case .badAddress: "give --remote=PORT or --remote=ADDR:PORT, or --remote alone"
+    case .noNetworkAddress: "connect to a network, or keep it on this machine: --remote=127.0.0.1"
+    case .cannotListen: "is another program on that port? choose another: --remote=PORT"
     }
   }
 
@@ -371,6 +447,11 @@ final class CommandSession {
   }
 
   private var title: String {
+    guard let remote else { return cameraName }
+    return "\(cameraName) · remote \(remote.links.first ?? "")"
+  }
+
+  private var cameraName: String {
     switch options.camera {
     case .simulated: "simulation"
     case .scene(let preset): "scene camera (\(preset.name))"

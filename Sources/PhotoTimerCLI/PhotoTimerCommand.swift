@@ -58,9 +58,10 @@ struct PhotoTimerCommand {
             + CommandOptions.usageLine + "\n")
         exit(ExitCode.usage.rawValue)
       }
-      // NB: the screen holds the camera when it shows its picture or frames first; else each
-      // run opens and closes its own.
-      let camera = source.flatMap { screen.preview != nil || run.frame ? LiveCamera($0) : nil }
+      // NB: the screen holds the camera when it shows its picture, frames first or serves a
+      // remote; else each run opens and closes its own.
+      let holds = screen.preview != nil || run.frame || run.remote != nil
+      let camera = source.flatMap { holds ? LiveCamera($0) : nil }
       let services: PhotoTimerServices
       do {
         services = try ProgramSetup.makeServices(run, camera: camera ?? source).mapErrors(

@@ -106,7 +106,9 @@ package struct ArgumentParser {
         }
         continue
       }
-      if let value = option.declaration.value {
+      if case .optional? = option.declaration.value {
+        record(option, inline ?? "")
+      } else if let value = option.declaration.value {
         if let inline {
           record(option, inline)
         } else if index < arguments.count {

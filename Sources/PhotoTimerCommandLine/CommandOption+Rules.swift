@@ -40,6 +40,10 @@ extension CommandOption {
     Conflict([.frame, .simulate]) { _ in
       "--frame needs a camera; it cannot be combined with --simulate"
     },
+    Conflict([.remote, .simulate]) { _ in
+      "--remote needs a camera to show; it cannot be combined with --simulate"
+    },
+    Conflict([.remote, .interval], because: ": a time-lapse does not wait for the remote"),
   ]
 
   /// Every option that needs another, declared once.

@@ -1,6 +1,7 @@
 import PhotoTimer
 import PhotoTimerGPSD
 import PhotoTimerLocation
+import PhotoTimerRemote
 
 /// Every option of `phototimer`, declared once.
 ///
@@ -13,6 +14,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   case keepOriginal
   case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
   case frame, noPreview, mirror, noMirror
+  case remote
   case help, version
 
   /// What an option's value is.
@@ -21,18 +23,21 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     case text(name: String, example: String)
     /// A whole number within `range`; `unit` names what it counts ("seconds").
     case integer(name: String, range: ClosedRange<Int>, unit: String?, example: String)
+    /// Free text that may be left out, given only as `--name=VALUE` (`--remote`).
+    case optional(name: String, example: String)
 
     /// The placeholder shown in help and messages.
     package var name: String {
       switch self {
-      case .text(let name, _), .integer(let name, _, _, _): name
+      case .text(let name, _), .integer(let name, _, _, _), .optional(let name, _): name
       }
     }
 
     /// A value to show in "needs a value, for example …".
     package var example: String {
       switch self {
-      case .text(_, let example), .integer(_, _, _, let example): example
+      case .text(_, let example), .integer(_, _, _, let example), .optional(_, let example):
+        example
       }
     }
   }
@@ -269,6 +274,23 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         value: .integer(name: "N", range: 1...100, unit: nil, example: "92"),
         help: ["JPEG quality, 1…100 (default \(defaults.quality))"],
         set: .integer(\.quality))
+    case .remote:
+      Declaration(
+        names: ["--remote"], value: .optional(name: "ADDR:PORT", example: "127.0.0.1:8470"),
+        help: [
+          "the phone as remote: serve a page with the live picture, the",
+          "count and the shutter (link and QR code shown); alone on the LAN",
+          "addresses, port 8470; =PORT, =ADDR:PORT (=127.0.0.1:PORT: this",
+          "machine only); keeps framing after each photo, like --frame",
+        ],
+        set: .parse { run, text in
+          do {
+            run.remote = try RemoteAddress(parsing: text)
+            return []
+          } catch {
+            return ["--remote: \(error)"]
+          }
+        })
     case .frame:
       Declaration(
         names: ["--frame"], value: nil,
@@ -317,7 +339,11 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     return options.flatMap { option -> [String] in
       let declaration = option.declaration
       var left = declaration.names.joined(separator: ", ")
-      if let value = declaration.value { left += " \(value.name)" }
+      if case .optional(let name, _)? = declaration.value {
+        left += "[=\(name)]"
+      } else if let value = declaration.value {
+        left += " \(value.name)"
+      }
       let indent = String(repeating: " ", count: column + 2)
       var lines: [String]
       if left.count < column {

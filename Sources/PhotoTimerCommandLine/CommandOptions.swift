@@ -5,6 +5,7 @@ import PhotoTimerGPSD
 import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerLocation
+import PhotoTimerRemote
 
 /// The command line, interpreted.
 package struct CommandOptions: Equatable {
@@ -75,6 +76,8 @@ package struct CommandOptions: Equatable {
     package var color = true
     /// `--frame`: the preview runs and each count waits for space.
     package var frame = false
+    /// Where the phone's remote listens, or `nil` for none.
+    package var remote: RemoteAddress?
     /// Whether the live view may show the live picture (`--no-preview` turns it off).
     package var preview = true
     /// `--mirror` or `--no-mirror`; `nil` mirrors webcams only.

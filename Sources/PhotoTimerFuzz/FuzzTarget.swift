@@ -7,6 +7,7 @@ import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
+import PhotoTimerRemote
 
 /// One hand-written parser under the fuzzer: bytes in, no crash, no hang, and what the
 /// parser promises checked on what it returns.
@@ -35,6 +36,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case mjpeg
   /// GStreamer's device monitor report (PipeWire cameras, their caps as modes).
   case devices
+  /// The remote's request handling: routing, the token in the query, cookie and header,
+  /// the Origin rule, photo numbers and byte ranges.
+  case remote
 
   func run(_ bytes: [UInt8]) {
     switch self {
@@ -48,6 +52,54 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .ffmpeg: Self.ffmpeg(bytes)
     case .mjpeg: Self.mjpeg(bytes)
     case .devices: Self.devices(bytes)
+    case .remote: Self.remote(bytes)
+    }
+  }
+
+  private static let remoteToken = RemoteToken(
+    high: 0x1234_5678_9abc_def0, low: 0x0fed_cba9_8765_4321)
+
+  /// A request as text: `METHOD TARGET`, then `name: value` header lines.
+  private static func remote(_ bytes: [UInt8]) {
+    let lines = String(decoding: bytes, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    let first = (lines.first ?? "").split(separator: " ", maxSplits: 1)
+    let target = first.count > 1 ? first[1] : "/"
+    let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    var headers: [String: String] = [:]
+    for line in lines.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      headers[line[..<colon].lowercased()] = String(
+        line[line.index(after: colon)...].drop { $0 == " " })
+    }
+    let request = RemoteRequest(
+      method: String(first.first ?? ""), path: RemoteRequest.percentDecoded(parts[0]),
+      query: parts.count > 1 ? String(parts[1]) : nil, headers: headers,
+      contentLength: headers["content-length"].flatMap { Int64($0) })
+    let router = RemoteRouter(token: remoteToken)
+    let decision = router.route(request)
+    let token = remoteToken
+    let carried =
+      token.matches(request.queryValue("t")) || token.matches(request.bearer)
+      || token.matches(request.cookie(RemoteRouter.cookieName))
+    if case .serve(let route, _) = decision {
+      require(carried, "a served request carried the token")
+      if let origin = headers["origin"] {
+        require(
+          origin == "http://\(headers["host"] ?? "")", "a served request's Origin is the page's")
+      }
+      if case .photo(let id, _, _) = route {
+        require(id > 0 && request.path == "/api/photos/\(id)", "a photo is asked for by number")
+      }
+      if case .intent = route { require(request.method == "POST", "an intent is a POST") }
+    } else if !carried {
+      require(decision == .refuse(.forbidden), "without the token the answer is 403")
+    }
+    let size = Int(bytes.first ?? 0) * 37
+    if case .partial(let range) = ByteRange.parse(headers["range"], size: size) {
+      require(
+        range.first >= 0 && range.first <= range.last && range.last < size,
+        "a range lies inside the file")
     }
   }
 

@@ -110,3 +110,21 @@ extension Duration {
     return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
   }
 }
+
+extension PhotoTimerViewModel.Update {
+  /// The `--json` line for this change, or `nil` when it is not an event of the schema: a
+  /// run's event, or the cancel the front end asked for (written when it was asked: the
+  /// run's own `cancelled` belongs to a run the model has let go).
+  ///
+  /// - Parameter time: When it happened, in seconds from the first count.
+  package func jsonLine(time: Duration) -> String? {
+    switch cause {
+    case .event(.run(let event, _)):
+      event.jsonLine(time: time, activity: snapshot.state.activity)
+    case .cancelled:
+      PhotoTimerEvent(offset: .zero, kind: .cancelled).jsonLine(time: time)
+    default:
+      nil
+    }
+  }
+}

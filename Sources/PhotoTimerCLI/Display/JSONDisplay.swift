@@ -15,17 +15,7 @@ actor JSONDisplay: CommandDisplay {
     _ presentation: PhotoTimerPresentation, after update: PhotoTimerViewModel.Update?,
     time: Duration
   ) {
-    let line: String
-    switch update?.cause {
-    case .event(.run(let event, _))?:
-      line = event.jsonLine(time: time, activity: update?.snapshot.state.activity ?? [:])
-    case .cancelled?:
-      // NB: the command cancelled the run: its own `cancelled` event belongs to a run the
-      // model has let go, so the cancel is written here, when it was asked for.
-      line = PhotoTimerEvent(offset: .zero, kind: .cancelled).jsonLine(time: time)
-    default:
-      return
-    }
+    guard let line = update?.jsonLine(time: time) else { return }
     failure.attempt { try sink.write(line + "\n") }
   }
 

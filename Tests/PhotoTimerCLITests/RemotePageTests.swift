@@ -1,0 +1,164 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerHarnesses
+import Testing
+
+/// The remote's page in a real browser (headless chromium over WebDriver) against the real
+/// `phototimer --remote`, whose `--json` events say what the program did.
+@Suite(.serialized) struct RemotePageTests {
+  /// `phototimer` running in the background, its output collected line by line.
+  final class Program: Sendable {
+    let process: Process
+    let output = Locked(Data())
+    let folder: URL
+
+    init(_ arguments: [String]) throws {
+      folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "phototimer-remote-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      process = Process()
+      process.executableURL = CommandRun.binary
+      process.arguments = arguments + ["-o", folder.path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      let output = output
+      pipe.fileHandleForReading.readabilityHandler = { handle in
+        let chunk = handle.availableData
+        output.withLock { $0 += chunk }
+      }
+      try process.run()
+    }
+
+    var lines: [String] {
+      String(decoding: output.withLock { $0 }, as: UTF8.self).split(separator: "\n").map(
+        String.init)
+    }
+
+    func events(_ name: String) -> [String] {
+      lines.filter { $0.contains("\"event\":\"\(name)\"") }
+    }
+
+    /// Waits for the output to hold `count` `name` events, for at most `limit`.
+    func wait(for name: String, count: Int = 1, limit: Duration = .seconds(20)) async throws -> Bool
+    {
+      let deadline = ContinuousClock.now + limit
+      while ContinuousClock.now < deadline {
+        if events(name).count >= count { return true }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      return false
+    }
+
+    func link() async throws -> String {
+      _ = try await wait(for: "remote")
+      let line = try #require(events("remote").first)
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      return try #require((object?["links"] as? [String])?.first)
+    }
+
+    func stop() -> Int32 {
+      if process.isRunning { process.interrupt() }
+      process.waitUntilExit()
+      try? FileManager.default.removeItem(at: folder)
+      return process.terminationStatus
+    }
+  }
+
+  static let arguments = [
+    "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "3",
+    "--camera", "ffmpeg:color=c=0x3366cc:size=640x360:rate=30", "--ffmpeg-format", "lavfi",
+  ]
+
+  @Test(
+    "On a phone-sized page: the live picture, start, a double tap, cancel, take it now, the photo byte for byte, and the program's end"
+  )
+  func remoteSession() async throws {
+    let program = try Program(Self.arguments)
+    defer { _ = program.stop() }
+    let browser = try await WebDriver(width: 360, height: 780)
+    do {
+      try await session(program, browser)
+    } catch {
+      await browser.quit()
+      throw error
+    }
+    await browser.quit()
+  }
+
+  private func session(_ program: Program, _ browser: WebDriver) async throws {
+    let link = try await program.link()
+    try await browser.open(link)
+    #expect(try await browser.wait(for: "return window.phototimer.frames >= 3"))
+    // The solid 0x3366cc preview fills the preview area, across the phone's width.
+    let look = try await browser.run(
+      """
+      const canvas = document.getElementById('preview');
+      const rect = canvas.getBoundingClientRect();
+      const pixel = canvas.getContext('2d').getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data;
+      return [rect.width / window.innerWidth, rect.height, pixel[0], pixel[1], pixel[2]];
+      """)
+    let values = try #require(look as? [Double])
+    #expect(values[0] > 0.9, "the preview is \(values[0]) of the width")
+    #expect(values[1] > 150)
+    #expect(abs(values[2] - 0x33) < 12 && abs(values[3] - 0x66) < 12 && abs(values[4] - 0xcc) < 12)
+    try await browser.saveScreenshot("remote-page-framing")
+
+    // A double tap (two POSTs at once) starts one run; the page shows the count.
+    let statuses = try await browser.runAsync(
+      """
+      const done = arguments[arguments.length - 1];
+      Promise.all([fetch('/api/start', {method: 'POST'}), fetch('/api/start', {method: 'POST'})])
+        .then((answers) => done(answers.map((a) => a.status).sort()));
+      """)
+    #expect(statuses as? [Int] == [202, 409])
+    #expect(try await program.wait(for: "started"))
+    #expect(try await browser.wait(for: "return window.phototimer.count !== null"))
+    try await browser.click("#cancel")
+    #expect(try await program.wait(for: "cancelled"))
+    #expect(try await browser.wait(for: "return window.phototimer.actions.includes('start')"))
+    #expect(program.events("started").count == 1)
+
+    // Start (10 s) and take it now: the photo is taken at once and shown on the page.
+    try await browser.click("#seconds button[data-seconds='10']")
+    try await browser.click("#start")
+    #expect(try await browser.wait(for: "return window.phototimer.actions.includes('take-now')"))
+    try await browser.click("#take-now")
+    #expect(try await program.wait(for: "captured", limit: .seconds(8)))
+    #expect(try await browser.wait(for: "return window.phototimer.photos === 1"))
+    #expect(
+      program.lines.contains {
+        $0.contains("\"event\":\"started\"") && $0.contains("\"seconds\":10")
+      })
+    let saved = try #require(
+      FileManager.default.contentsOfDirectory(atPath: program.folder.path).first {
+        $0.hasSuffix(".jpg")
+      })
+    let bytes = try Data(contentsOf: program.folder.appendingPathComponent(saved))
+    let downloaded = try await browser.runAsync(
+      """
+      const done = arguments[arguments.length - 1];
+      fetch(document.getElementById('download').href).then((r) => r.arrayBuffer()).then((b) => {
+        let text = ''; new Uint8Array(b).forEach((x) => { text += String.fromCharCode(x); });
+        done(btoa(text));
+      });
+      """)
+    #expect((downloaded as? String).flatMap { Data(base64Encoded: $0) } == bytes)
+    try await browser.saveScreenshot("remote-page-photo")
+
+    // The program ends: the page says so instead of freezing.
+    // NB: Ctrl-C after a photo: the photo was taken, so the exit status is 0.
+    #expect(program.stop() == 0)
+    #expect(try await browser.wait(for: "return window.phototimer.connection === 'closed'"))
+  }
+}
+
+extension WebDriver {
+  /// Saves a screenshot as `name.png` under `PHOTOTIMER_SCREENSHOTS`, when it is set, to look
+  /// at by hand.
+  func saveScreenshot(_ name: String) async throws {
+    guard let folder = ProcessInfo.processInfo.environment["PHOTOTIMER_SCREENSHOTS"] else { return }
+    try await screenshot().write(
+      to: URL(fileURLWithPath: folder).appendingPathComponent(name + ".png"))
+  }
+}
