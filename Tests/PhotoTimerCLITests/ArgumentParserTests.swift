@@ -182,19 +182,31 @@ struct ArgumentParserTests {
     #expect(ArgumentParser.distance("kitten", "sitting") == 3)
   }
 
+  /// `name` given with its example value, as a user would write it.
+  static func given(_ name: String, _ value: CommandOption.Value?) -> [String] {
+    switch value {
+    case .optional(_, let example)?: ["\(name)=\(example)"]
+    case let value?: [name, value.example]
+    case nil: [name]
+    }
+  }
+
   @Test("--help lists every declared option with its value, and each is accepted as declared")
   func helpFromDeclarations() throws {
     let help = CommandOptions.help
     for option in CommandOption.allCases {
       let declaration = option.declaration
-      let shown =
-        declaration.names.joined(separator: ", ")
-        + (declaration.value.map { " \($0.name)" } ?? "")
+      var shown = declaration.names.joined(separator: ", ")
+      switch declaration.value {
+      case .optional(let name, _)?: shown += "[=\(name)]"
+      case let value?: shown += " \(value.name)"
+      case nil: break
+      }
       #expect(help.contains(shown), "\(shown) is not in --help")
       for line in declaration.help { #expect(help.contains(line)) }
       // Each name parses (with its example value when it takes one).
       for name in declaration.names {
-        let arguments = [name] + (declaration.value.map { [$0.example] } ?? [])
+        let arguments = Self.given(name, declaration.value)
         let (parsed, problems) = CommandOptions.parser.parse(arguments)
         #expect(problems.isEmpty, "\(arguments): \(problems)")
         #expect(parsed.has(option))
@@ -206,7 +218,7 @@ struct ArgumentParserTests {
   func declaredRules() throws {
     func arguments(_ option: CommandOption) -> [String] {
       let declaration = option.declaration
-      return [declaration.names.last ?? ""] + (declaration.value.map { [$0.example] } ?? [])
+      return Self.given(declaration.names.last ?? "", declaration.value)
     }
     func problems(_ line: [String]) -> [String] {
       do {
@@ -219,7 +231,9 @@ struct ArgumentParserTests {
     for conflict in CommandOption.conflicts {
       for (first, second) in zip(conflict.options, conflict.options.dropFirst()) {
         for line in [arguments(first) + arguments(second), arguments(second) + arguments(first)] {
-          let expected = conflict.message(line.filter { $0.hasPrefix("--") })
+          // NB: a message names the options, not their values (`--remote`, not `--remote=…`).
+          let names = line.filter { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "=" }) }
+          let expected = conflict.message(names)
           #expect(problems(line).contains(expected), "\(line)")
         }
       }
