@@ -127,7 +127,8 @@ let package = Package(
       name: "PhotoTimerGTK",
       dependencies: [
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX", "CGTK",
+        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
+        "PhotoTimerRemote", "CGTK",
       ]),
     // GTK 4 and libcanberra; the flags come from scripts/pkgconfig.sh (see the Makefile).
     .systemLibrary(

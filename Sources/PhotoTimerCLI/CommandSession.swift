@@ -250,7 +250,7 @@ final class CommandSession {
       model.post(note: "no preview: \(problem)")
       return
     case .remote(let command):
-      command.reply(asked(command.intent))
+      command.answer(asked)
     }
     if !progress.done { await draw(display) }
   }

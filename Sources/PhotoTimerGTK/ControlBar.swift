@@ -35,7 +35,8 @@ final class ControlBar {
 
   /// Builds the bar for `options`, with `cameraMenu` among the choices.
   init(
-    options: CommandOptions.RunOptions, mirrored: Bool, cameraMenu: Widget, choices: Choices
+    options: CommandOptions.RunOptions, mirrored: Bool, cameraMenu: Widget, remote: Widget,
+    choices: Choices
   ) {
     self.cameraMenu = cameraMenu
     var seconds = Self.countdowns
@@ -76,7 +77,7 @@ final class ControlBar {
     let buttons = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [start, now, cancel, restart])
     let row = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-      [countdownChoice, cameraMenu, sizeChoice, lookChoice, locationCheck, mirrorCheck])
+      [countdownChoice, cameraMenu, sizeChoice, lookChoice, locationCheck, mirrorCheck, remote])
     widget = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [statusLabel, buttons, row])
     gtk_widget_add_css_class(widget, "controls")
     GTK.onSelect(sizeChoice) { [weak self] index in

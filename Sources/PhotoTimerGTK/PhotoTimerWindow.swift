@@ -62,9 +62,13 @@ final class PhotoTimerWindow {
       look: { [weak self] in self?.controller?.choices.look($0) },
       location: { [weak self] in self?.controller?.choices.location($0) },
       mirror: { [weak self] in self?.controller?.choices.mirror($0) })
+    let remote = RemotePanel(serving: options.remote != nil) { [weak self] on in
+      guard let controller = self?.controller else { return }
+      controller.chores.append(Task { await controller.setRemote(on) })
+    }
     let controls = ControlBar(
       options: options, mirrored: options.mirror ?? options.camera.isWebcam,
-      cameraMenu: cameras.widget, choices: forward)
+      cameraMenu: cameras.widget, remote: remote.widget, choices: forward)
     gtk_window_set_child(
       typedWindow,
       GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [preview.widget, controls.widget]))
@@ -77,7 +81,7 @@ final class PhotoTimerWindow {
     let controller = WindowController(
       views: .init(
         window: window, preview: preview, controls: controls, cameras: cameras, photo: photo,
-        actions: actions),
+        actions: actions, remote: remote),
       options: options, settings: settings, store: SettingsStore(file: settingsFile), trace: trace)
     self.controller = controller
     gtk_window_present(typedWindow)

@@ -24,6 +24,7 @@ final class WindowController {
     var cameras: CameraMenu
     var photo: PhotoPage
     var actions: WindowActions
+    var remote: RemotePanel
   }
 
   let views: Views
@@ -43,6 +44,10 @@ final class WindowController {
   var chores: [Task<Void, Never>] = []
   var problem: String?
   var closing = false
+  // The phone as remote, while it serves: the server, its intents, the preview it is fed.
+  var remote: RemoteLink?
+  var remoteIntents: Task<Void, Never>?
+  var remoteFeed: Task<Void, Never>?
 
   // What is shown.
   var mirrored: Bool
@@ -84,6 +89,7 @@ final class WindowController {
           views.cameras.show([options.camera])
         }
         rebuild()
+        if options.remote != nil { await setRemote(true) }
         await discoverCameras()
       })
   }
@@ -149,6 +155,7 @@ final class WindowController {
         for await event in model.events() { self?.handle(event, of: model) }
       }
       if let camera { feed = Task { [weak self] in await self?.runFeed(camera) } }
+      startRemoteFeed()
       render()
     }
   }
@@ -163,6 +170,7 @@ final class WindowController {
     await model?.waitForRun()
     feed?.cancel()
     events?.cancel()
+    remoteFeed?.cancel()
     await camera?.close()
     await feed?.value
     await events?.value
@@ -240,6 +248,7 @@ final class WindowController {
 
   private func handle(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
     guard self.model === model else { return }
+    publishToRemote(event, of: model)
     switch event.kind {
     case .shutter:
       views.preview.flash()
@@ -257,6 +266,7 @@ final class WindowController {
     let shown =
       model?.presentation(problem: problem)
       ?? PhotoTimerPresentation(state: PhotoTimerState(), context: .init(cameraStarting: true))
+    remote?.hub.publish(shown)
     let content = WindowContent(shown)
     views.preview.render(content)
     views.controls.render(content, running: running)
@@ -310,6 +320,7 @@ final class WindowController {
     views.controls.showStatus("Closing…")
     await rebuilding?.value
     await tearDown()
+    await stopRemote()
     for chore in chores { chore.cancel() }
     for chore in chores { await chore.value }
     await store.close()

@@ -13,7 +13,8 @@ struct WindowOptions {
   /// The options the window takes, in `--help` order.
   static let accepted: [CommandOption] = [
     .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError, .filter,
-    .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .help, .version,
+    .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .remote, .help,
+    .version,
   ]
 
   static let usageLine = "usage: phototimer-gtk [options]   (see --help)"

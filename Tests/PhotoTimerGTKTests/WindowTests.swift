@@ -306,6 +306,41 @@ struct WindowTests {
     }
   }
 
+  @Test(
+    "--remote: the window prints its link; a phone's Start counts in the window, a second is refused, Cancel ends it"
+  )
+  func remote() async throws {
+    try await withWindow(blueSource + ["-s", "10", "--remote=127.0.0.1:0"], name: "remote") {
+      _, window in
+      try await window.waitFor("status idle")
+      let text = (try? String(contentsOf: window.log, encoding: .utf8)) ?? ""
+      let link = try #require(
+        text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?t=([0-9a-f]{32})/))
+      let base = "http://127.0.0.1:\(link.output.1)"
+      let auth = "Authorization: Bearer \(link.output.2)"
+      func post(_ intent: String) async throws -> String {
+        let (_, output) = try await ChildProcess.run([
+          "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", auth,
+          "\(base)/api/\(intent)",
+        ])
+        return output
+      }
+      #expect(try await post("start") == "202")
+      try await window.waitFor("status counting: 10")
+      #expect(try await post("start") == "409")
+      let lines = window.lines.count
+      #expect(try await post("cancel") == "202")
+      try await window.waitFor("status idle", after: lines)
+      #expect(window.photos.isEmpty)
+      let (_, state) = try await ChildProcess.run(["curl", "-s", "-H", auth, "\(base)/api/state"])
+      #expect(state.contains("\"actions\":[\"start\""))
+      let (_, denied) = try await ChildProcess.run([
+        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/api/state",
+      ])
+      #expect(denied == "403")
+    }
+  }
+
   @Test("a full run writes a JPEG exiftool reads, and the window shows that photo")
   func fullRun() async throws {
     let source = ["--camera", "ffmpeg:testsrc2=size=640x480:rate=30", "--ffmpeg-format", "lavfi"]

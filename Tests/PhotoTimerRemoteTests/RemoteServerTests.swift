@@ -23,13 +23,15 @@ import Testing
         var seen: [RemoteIntent] = []
         var running = false
         for await command in intents {
-          seen.append(command.intent)
-          switch command.intent {
-          case .start where running || refuseStart: command.reply(.refused("a count is running"))
-          case .start:
-            running = true
-            command.reply(.accepted)
-          default: command.reply(.accepted)
+          command.answer { intent in
+            seen.append(intent)
+            switch intent {
+            case .start where running || refuseStart: return .refused("a count is running")
+            case .start:
+              running = true
+              return .accepted
+            default: return .accepted
+            }
           }
         }
         return seen

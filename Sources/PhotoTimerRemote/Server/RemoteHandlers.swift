@@ -107,7 +107,7 @@ final class RemoteHandlers: Sendable {
         headers: ["Upgrade: websocket"])
     case .intent(let intent):
       Self.drainBody(connection)
-      switch hub.ask(intent, timeout: .seconds(5)) {
+      switch hub.ask(intent, timeout: .seconds(10)) {
       case .accepted:
         return Self.respond(connection, status: 202, json: "{\"ok\":true,\"intent\":\"\(intent)\"}")
       case .refused(let reason):

@@ -50,15 +50,15 @@ public final class RemoteHub: Sendable {
   public struct Command: Sendable {
     /// What the remote asks.
     public let intent: RemoteIntent
-    private let answer: @Sendable (RemoteReply) -> Void
+    fileprivate let box: ReplyBox
 
-    package init(intent: RemoteIntent, answer: @escaping @Sendable (RemoteReply) -> Void) {
-      self.intent = intent
-      self.answer = answer
+    /// Performs the intent with `perform` and sends its answer to the remote, unless the
+    /// remote stopped waiting (it was told the program did not answer in time): then the
+    /// intent is dropped, never done behind its back.
+    public func answer(_ perform: (RemoteIntent) -> RemoteReply) {
+      guard box.claim() else { return }
+      box.fulfil(perform(intent))
     }
-
-    /// Answers the remote; only the first answer counts.
-    public func reply(_ reply: RemoteReply) { answer(reply) }
   }
 
   private struct State {
@@ -294,8 +294,7 @@ public final class RemoteHub: Sendable {
   /// Hands `intent` to the program and blocks until it answers, or `timeout` passes.
   package func ask(_ intent: RemoteIntent, timeout: Duration) -> RemoteReply {
     let box = ReplyBox()
-    let command = Command(intent: intent) { box.fulfil($0) }
-    guard !isClosed, case .enqueued = intentsInput.yield(command) else {
+    guard !isClosed, case .enqueued = intentsInput.yield(Command(intent: intent, box: box)) else {
       return .refused("the program is closing")
     }
     return box.wait(timeout: timeout) ?? .refused("the program did not answer in time")
@@ -317,25 +316,53 @@ public final class RemoteHub: Sendable {
   }
 }
 
-/// One answer, awaited by a blocked thread.
-private final class ReplyBox: Sendable {
-  private let condition = NSCondition()
-  private nonisolated(unsafe) var reply: RemoteReply?
+/// One answer, awaited by a blocked thread: the program claims the intent, then answers; the
+/// waiter gives up only on an intent nobody has claimed.
+final class ReplyBox: Sendable {
+  private enum State {
+    case waiting
+    case claimed
+    case answered(RemoteReply)
+    case abandoned
+  }
 
-  func fulfil(_ value: RemoteReply) {
+  private let condition = NSCondition()
+  // NB: reached only with `condition` locked.
+  private nonisolated(unsafe) var state = State.waiting
+
+  /// Takes the intent on; `false` when the waiter has given up.
+  func claim() -> Bool {
     condition.lock()
-    if reply == nil { reply = value }
+    defer { condition.unlock() }
+    guard case .waiting = state else { return false }
+    state = .claimed
+    return true
+  }
+
+  func fulfil(_ reply: RemoteReply) {
+    condition.lock()
+    state = .answered(reply)
     condition.broadcast()
     condition.unlock()
   }
 
+  /// The answer; `nil` when nobody claimed the intent within `timeout` (it is then dropped).
+  /// Once claimed, the answer is waited for: it is on its way.
   func wait(timeout: Duration) -> RemoteReply? {
     let deadline = Date(timeIntervalSinceNow: timeout.secondsValue)
     condition.lock()
     defer { condition.unlock() }
-    while reply == nil {
-      if !condition.wait(until: deadline) { break }
+    while true {
+      switch state {
+      case .answered(let reply): return reply
+      case .abandoned: return nil
+      case .claimed: condition.wait()
+      case .waiting:
+        if !condition.wait(until: deadline), case .waiting = state {
+          state = .abandoned
+          return nil
+        }
+      }
     }
-    return reply
   }
 }

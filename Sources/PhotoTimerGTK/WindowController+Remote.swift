@@ -1,0 +1,89 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerCommandLine
+import PhotoTimerRemote
+
+/// The phone as remote in the window: the server, the intents that come from it (into the
+/// same actions as the keys and buttons), and what the window publishes to it.
+extension WindowController {
+  /// Turns the remote on (at `--remote`'s address, else the LAN's, port 8470) or off.
+  func setRemote(_ on: Bool) async {
+    if !on {
+      await stopRemote()
+      views.remote.showOff()
+      return
+    }
+    guard remote == nil, !closing else { return }
+    let address = options.remote ?? RemoteAddress()
+    do {
+      let link = try RemoteLink(
+        address: address, camera: options.camera.argument ?? "camera", mirrored: mirrored,
+        seconds: options.seconds)
+      remote = link
+      views.remote.show(links: link.links)
+      // NB: for a window started from a terminal (and its tests): the link, on stdout.
+      FileHandle.standardOutput.write(Data((link.line + "\n").utf8))
+      remoteIntents = Task { [weak self] in
+        for await command in link.intents {
+          command.answer { self?.asked($0) ?? .refused("the window is closing") }
+        }
+      }
+      startRemoteFeed()
+      render()
+    } catch {
+      views.remote.showOff(problem: "The remote could not start: \(error)")
+    }
+  }
+
+  /// Feeds the camera's previews to the remote (again after the camera was rebuilt).
+  func startRemoteFeed() {
+    remoteFeed?.cancel()
+    guard let remote, let camera else { return }
+    remoteFeed = Task { await remote.feed(camera) }
+  }
+
+  /// Stops the remote: every page is told, every connection closes.
+  func stopRemote() async {
+    guard let link = remote else { return }
+    remote = nil
+    remoteFeed?.cancel()
+    await link.stop()
+    await remoteIntents?.value
+    await remoteFeed?.value
+    remoteIntents = nil
+    remoteFeed = nil
+  }
+
+  /// A phone's intent, through the window's own actions; refused when it means nothing now
+  /// (a second Start while counting never starts a second run).
+  private func asked(_ intent: RemoteIntent) -> RemoteReply {
+    guard let model, problem == nil else { return .refused("the camera is not ready") }
+    let running = model.isSessionRunning
+    switch intent {
+    case .start(let seconds):
+      if running { return .refused("a count is already running") }
+      if let seconds { model.countdownSeconds = seconds }
+      perform(.start)
+    case .takeNow:
+      guard running else { return .refused("no count is running") }
+      perform(.takeNow)
+    case .cancel:
+      guard running else { return .refused("no count is running") }
+      perform(.cancel)
+    case .restart:
+      guard running else { return .refused("no count is running") }
+      perform(.restart)
+    }
+    return .accepted
+  }
+
+  /// Publishes a run's event to the remote: its `--json` line, and the photo.
+  func publishToRemote(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
+    guard let remote else { return }
+    let time = event.offset
+    remote.hub.publish(eventLine: event.jsonLine(time: time, activity: model.activity))
+    if case .captured(let photo) = event.kind, let file = photo.file {
+      remote.hub.addPhoto(path: file.path, summary: model.presentation().summary)
+    }
+  }
+}
