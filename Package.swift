@@ -139,7 +139,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
-        "PhotoTimerTerminal", "CMallocControl",
+        "PhotoTimerTerminal", "PhotoTimerCommandLine", "PhotoTimerRemote", "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(
@@ -217,7 +217,7 @@ let package = Package(
       name: "PhotoTimerRemoteTests",
       dependencies: [
         "PhotoTimerRemote", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX",
-        "PhotoTimerTesting",
+        "PhotoTimerTesting", "PhotoTimerHarnesses",
       ]),
     // Runs the built `phototimer` binary end to end.
     .testTarget(

@@ -1,6 +1,7 @@
 import CMallocControl
 import Foundation
 import PhotoTimer
+import PhotoTimerHarnesses
 
 /// `make bench`: each figure of ours beside the seed design's, in one run.
 @main
@@ -70,6 +71,14 @@ struct Benchmarks {
       await firstFix()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--remote" {
+      await remote()
+      return
+    }
+    if CommandLine.arguments.dropFirst().first == "--viewers" {
+      PreviewViewer.runViewers(Array(CommandLine.arguments.dropFirst(2)))
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--gpsd-flood" {
       await gpsdFlood()
       return
@@ -98,6 +107,7 @@ struct Benchmarks {
     await latenessUnderLoad()
     await gstreamer()
     await window()
+    await remote()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])
   }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerHarnesses
+import PhotoTimerPOSIX
 import Testing
 
 /// The remote's page in a real browser (headless chromium over WebDriver) against the real
@@ -66,7 +67,8 @@ import Testing
   }
 
   static let arguments = [
-    "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "3",
+    // NB: a long count, so Cancel lands mid-count however loaded the machine is.
+    "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "30",
     "--camera", "ffmpeg:color=c=0x3366cc:size=640x360:rate=30", "--ffmpeg-format", "lavfi",
   ]
 
@@ -119,7 +121,7 @@ import Testing
     #expect(try await browser.wait(for: "return window.phototimer.actions.includes('start')"))
     #expect(program.events("started").count == 1)
 
-    // Start (10 s) and take it now: the photo is taken at once and shown on the page.
+    // Start (10 s, chosen on the page) and take it now: the photo is taken at once and shown.
     try await browser.click("#seconds button[data-seconds='10']")
     try await browser.click("#start")
     #expect(try await browser.wait(for: "return window.phototimer.actions.includes('take-now')"))
@@ -145,6 +147,21 @@ import Testing
       """)
     #expect((downloaded as? String).flatMap { Data(base64Encoded: $0) } == bytes)
     try await browser.saveScreenshot("remote-page-photo")
+
+    // The connections drop (the kernel kills them, as a Wi-Fi loss would): the page
+    // reconnects by itself and the picture goes on.
+    let port = try #require(link.firstMatch(of: /:(\d+)\//).map { String($0.output.1) })
+    let frames = try #require(try await browser.run("return window.phototimer.frames") as? Int)
+    let killed = try await ChildProcess.run([
+      "ss", "-K", "-t", "state", "established", "( sport = :\(port) )",
+    ])
+    #expect(killed.exit == .status(0))
+    #expect(try await browser.wait(for: "return window.phototimer.reconnects >= 1"))
+    #expect(
+      try await browser.wait(
+        for:
+          "return window.phototimer.connection === 'live' && window.phototimer.frames > \(frames + 10)"
+      ))
 
     // The program ends: the page says so instead of freezing.
     // NB: Ctrl-C after a photo: the photo was taken, so the exit status is 0.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerHarnesses
 import PhotoTimerImaging
 import Testing
 
@@ -200,6 +201,41 @@ import Testing
     await #expect(throws: (any Error).self) {
       _ = try await client.send("GET", "/")
     }
+  }
+
+  @Test(
+    "A viewer that never reads holds nothing up and is dropped; a live one gets every newest frame")
+  func stuckViewer() async throws {
+    let running = try Running()
+    let viewer = PreviewViewer(port: running.server.port, token: running.token)
+    let hub = running.hub
+    let publishing = Task {
+      var sequence = 0
+      while !Task.isCancelled {
+        sequence += 1
+        hub.publish(
+          jpeg: [0xff, 0xd8, UInt8(sequence & 0xff), 0xff, 0xd9], width: 1, height: 1,
+          captured: .now)
+        try? await Task.sleep(for: .milliseconds(33))
+      }
+    }
+    let stuck = Task {
+      try await OffPool.blocking { _ in viewer.watch(until: .now + .seconds(20), stuck: true) }
+    }
+    let frames = try await OffPool.blocking { _ in
+      viewer.watch(until: .now + .seconds(3), stuck: false)
+    }
+    // NB: about 90 at 30 a second; the live viewer is not held up by the stuck one.
+    #expect(frames > 20, "\(frames) frames in 3 s")
+    // The stuck viewer keeps its place until 15 s of silence, then the server drops it.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while hub.viewerCount > 0, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    #expect(hub.viewerCount == 0)
+    _ = try await stuck.value
+    publishing.cancel()
+    _ = await running.stop()
   }
 
   @Test("A client that sends its headers a byte at a time is dropped")

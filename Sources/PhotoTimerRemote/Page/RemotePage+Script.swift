@@ -4,7 +4,7 @@ extension RemotePage {
     "use strict";
     const $ = (id) => document.getElementById(id);
     const stats = { frames: 0, lastSeq: 0, connection: "connecting", status: "", count: null,
-      actions: [], photos: 0, posts: 0, refused: 0 };
+      actions: [], photos: 0, posts: 0, refused: 0, reconnects: 0 };
     window.phototimer = stats;
     let seconds = null;
     let socket = null;
@@ -143,6 +143,7 @@ extension RemotePage {
         socket = null;
         if (stats.connection === "busy") { scheduleReconnect(5000); return; }
         if (!closed) {
+          stats.reconnects++;
           setConnection("reconnecting", "reconnecting…");
           scheduleReconnect(retry);
           retry = Math.min(retry * 2, 5000);

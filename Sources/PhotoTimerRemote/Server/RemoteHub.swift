@@ -171,6 +171,9 @@ public final class RemoteHub: Sendable {
   /// Whether an event stream is open now.
   package var hasStreams: Bool { locked { $0.streams > 0 } }
 
+  /// The viewers watching the preview now.
+  package var viewerCount: Int { locked { $0.viewers } }
+
   /// Whether a viewer watches the preview now.
   public var hasViewers: Bool { locked { $0.viewers > 0 } }
 

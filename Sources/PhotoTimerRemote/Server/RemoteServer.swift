@@ -9,7 +9,8 @@ import PhotoTimer
 /// waits in the hub for something newer and writes it. The limits are civetweb's and ours:
 /// request headers of at most 8 KiB, read within 10 s of connecting (a client that sends one
 /// byte a second is dropped), a write that does not move for 10 s ends its connection (a
-/// viewer that never reads), at most ``RemoteHub/maximumViewers`` preview viewers and
+/// viewer that never reads), a preview viewer silent for 15 s is closed (the page asks at
+/// least every 2.5 s; a viewer that never asks again is dropped), at most ``RemoteHub/maximumViewers`` preview viewers and
 /// ``RemoteHub/maximumStreams`` event streams, 64 connections served at once.
 ///
 /// ```swift
@@ -65,7 +66,7 @@ public final class RemoteServer: Sendable {
         "connection_queue", "64",
         "max_request_size", "8192",
         "request_timeout_ms", "10000",
-        "websocket_timeout_ms", "30000",
+        "websocket_timeout_ms", "15000",
         "enable_keep_alive", "no",
         "enable_directory_listing", "no",
         "enable_auth_domain_check", "no",
