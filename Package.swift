@@ -225,6 +225,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerTerminal", "PhotoTimerTesting",
+        "PhotoTimerRemote",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -442,7 +442,8 @@ final class CommandSession {
     case .live:
       return LiveDisplay(
         title: title, color: options.color, beep: options.beep ?? true, sink: sink,
-        terminal: Terminal(), preview: screen.preview)
+        terminal: Terminal(), preview: screen.preview,
+        code: remote?.links.first.flatMap { QRCode(encoding: $0) })
     }
   }
 

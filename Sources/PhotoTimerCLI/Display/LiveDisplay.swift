@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerRemote
 import PhotoTimerTerminal
 
 /// The live view: a big count, the three preparations as a checklist with spinners, the
@@ -53,12 +54,13 @@ actor LiveDisplay: CommandDisplay {
   ///   - sink: Where the frames go.
   ///   - terminal: The terminal to switch to the alternate screen and restore; `nil` in tests.
   ///   - preview: How the preview is drawn, or `nil` for the text view.
+  ///   - code: The remote's QR code, drawn over the picture while nothing counts.
   ///   - size: The terminal's size now.
   ///   - frameLog: A file to append each tick's deadline and on-screen time to.
   ///   - spinnerClock: The clock the spinner turns on; tests pass one they advance.
   init(
     title: String, color: Bool, beep: Bool, sink: any OutputSink, terminal: Terminal?,
-    preview: TerminalGraphics.Method? = nil,
+    preview: TerminalGraphics.Method? = nil, code: QRCode? = nil,
     size: @escaping @Sendable () -> (columns: Int, rows: Int) = { Terminal.size },
     frameLog: String? = ProcessInfo.processInfo.environment["PHOTOTIMER_FRAME_LOG"],
     spinnerClock: any Clock<Duration> = ContinuousClock()
@@ -66,6 +68,7 @@ actor LiveDisplay: CommandDisplay {
     self.spinnerClock = spinnerClock
     previewMethod = preview
     frames = LiveFrames(method: preview)
+    frames.code = code
     if preview != nil { terminal?.enterAlternateScreen() }
     self.title = title
     self.color = color

@@ -1,5 +1,6 @@
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerRemote
 import PhotoTimerTerminal
 
 /// The live view's frames as bytes: pure functions of the presentation's words, the newest
@@ -11,6 +12,8 @@ import PhotoTimerTerminal
 struct LiveFrames {
   /// How the preview is drawn, or `nil` for the text view.
   let method: TerminalGraphics.Method?
+  /// The remote's link as a QR code, drawn over the picture while nothing counts.
+  var code: QRCode?
   /// What the last full-screen frame left on the alternate screen.
   private(set) var screen = ScreenState()
   /// How many lines the last text frame drew.
@@ -61,7 +64,11 @@ struct LiveFrames {
         : frame.width
       // NB: a frame scaled for the size before a resize does not fit: wait for the next.
       if pictureColumns <= cells.columns, pictureRows <= cells.rows {
-        if let count = words.presentation.count { CountOverlay.draw(count, on: &frame) }
+        if let count = words.presentation.count {
+          CountOverlay.draw(count, on: &frame)
+        } else if let code, words.presentation.actions.contains(.start) {
+          CodeOverlay.draw(code, on: &frame)
+        }
         let row = cells.row + (cells.rows - pictureRows) / 2
         let column = 1 + (size.columns - pictureColumns) / 2
         let box = [row, column, pictureColumns, pictureRows]

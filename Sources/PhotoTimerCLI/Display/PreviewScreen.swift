@@ -1,4 +1,5 @@
 import PhotoTimerImaging
+import PhotoTimerRemote
 import PhotoTimerTerminal
 
 /// Where things go on the full-screen live view with a preview.
@@ -38,6 +39,27 @@ struct ScreenLayout: Equatable {
   /// Whether a terminal of `size` is big enough for the preview.
   static func fits(_ size: (columns: Int, rows: Int)) -> Bool {
     ScreenLayout(size: size).preview != nil
+  }
+}
+
+/// The remote's QR code drawn over the preview's top right corner, black on white with its
+/// quiet zone, as large as fits in half the picture's height (whole pixels a module, so it
+/// stays sharp); nothing when even one pixel a module does not fit.
+enum CodeOverlay {
+  static func draw(_ code: QRCode, on frame: inout Frame) {
+    let quiet = 2
+    let side = code.size + 2 * quiet
+    let scale = min(frame.height * 6 / 10, frame.width / 2) / side
+    guard scale >= 1 else { return }
+    let left = frame.width - side * scale - 1
+    let top = 1
+    for y in 0..<(side * scale) {
+      for x in 0..<(side * scale) {
+        let dark = code.isDark(x: x / scale - quiet, y: y / scale - quiet)
+        let value: UInt8 = dark ? 0 : 255
+        frame[left + x, top + y] = RGB(red: value, green: value, blue: value)
+      }
+    }
   }
 }
 
