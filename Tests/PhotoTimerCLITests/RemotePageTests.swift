@@ -163,6 +163,9 @@ import Testing
           "return window.phototimer.connection === 'live' && window.phototimer.frames > \(frames + 10)"
       ))
 
+    // NB: the event stream too (it says goodbye below), which the browser reopens itself.
+    #expect(try await browser.wait(for: "return window.phototimer.eventsOpen === true"))
+
     // The program ends: the page says so instead of freezing.
     // NB: Ctrl-C after a photo: the photo was taken, so the exit status is 0.
     #expect(program.stop() == 0)

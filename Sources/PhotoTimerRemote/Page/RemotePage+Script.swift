@@ -4,7 +4,7 @@ extension RemotePage {
     "use strict";
     const $ = (id) => document.getElementById(id);
     const stats = { frames: 0, lastSeq: 0, connection: "connecting", status: "", count: null,
-      actions: [], photos: 0, posts: 0, refused: 0, reconnects: 0 };
+      actions: [], photos: 0, posts: 0, refused: 0, reconnects: 0, eventsOpen: false };
     window.phototimer = stats;
     let seconds = null;
     let socket = null;
@@ -154,6 +154,7 @@ extension RemotePage {
     function connectEvents() {
       if (closed || events) return;
       events = new EventSource("/api/events");
+      events.onopen = () => { stats.eventsOpen = true; };
       events.addEventListener("presentation", (event) => {
         retry = 1000;
         render(JSON.parse(event.data));
@@ -169,6 +170,7 @@ extension RemotePage {
         if (lastPresentation) render(lastPresentation);
       });
       events.onerror = () => {
+        stats.eventsOpen = false;
         if (closed) return;
         setConnection("reconnecting", "reconnecting…");
         // NB: EventSource gives up for good on an HTTP error (a restarted server's 403):

@@ -94,8 +94,9 @@ public final class RemoteServer: Sendable {
   public func stop() {
     handlers.hub.close()
     // NB: civetweb refuses every write once it is stopping: the event streams say goodbye
-    // first (they end as soon as they have written it).
-    handlers.hub.waitForStreamsToEnd(timeout: .seconds(1))
+    // first (they end as soon as they have written it; only a client that stopped reading
+    // makes this wait its limit).
+    handlers.hub.waitForStreamsToEnd(timeout: .seconds(3))
     guard
       let running = context.withLock({ context -> Handle? in
         defer { context = nil }
