@@ -12,6 +12,8 @@ extension RemotePage {
     let closed = false;
     let busyPost = false;
     let lastFrame = 0;
+    let pending = null;
+    let decoding = false;
     let retry = 1000;
     let reconnectTimer = null;
     let lastPresentation = null;
@@ -108,6 +110,24 @@ extension RemotePage {
       canvas.getContext("2d").drawImage(bitmap, 0, 0);
     }
 
+    async function paint(from) {
+      decoding = true;
+      while (pending) {
+        const frame = pending;
+        pending = null;
+        try {
+          const bitmap = await createImageBitmap(frame.blob);
+          draw(bitmap);
+          bitmap.close();
+          stats.frames++;
+          if (stats.connection !== "busy") setConnection("live", "live");
+          await new Promise((done) => requestAnimationFrame(done));
+          if (from.readyState === 1) from.send("painted " + frame.seq);
+        } catch (error) { /* a frame that does not decode is skipped */ }
+      }
+      decoding = false;
+    }
+
     function connectPreview() {
       if (closed || document.hidden) return;
       if (socket && socket.readyState <= 1) return;
@@ -125,19 +145,13 @@ extension RemotePage {
         const data = message.data;
         const length = new DataView(data).getUint32(0);
         const header = JSON.parse(new TextDecoder().decode(new Uint8Array(data, 4, length)));
-        const blob = new Blob([new Uint8Array(data, 4 + length)], { type: "image/jpeg" });
-        try {
-          const bitmap = await createImageBitmap(blob);
-          draw(bitmap);
-          bitmap.close();
-        } catch (error) { /* a frame that does not decode is skipped */ }
-        stats.frames++;
+        // The next frame travels while this one is decoded; only the newest is ever drawn.
+        pending = { seq: header.seq, blob: new Blob([new Uint8Array(data, 4 + length)],
+          { type: "image/jpeg" }) };
         stats.lastSeq = header.seq;
         lastFrame = performance.now();
-        if (stats.connection !== "busy") setConnection("live", "live");
-        requestAnimationFrame(() => {
-          if (socket && socket.readyState === 1) socket.send("ready " + header.seq);
-        });
+        socket.send("ready " + header.seq);
+        if (!decoding) paint(socket);
       };
       socket.onclose = () => {
         socket = null;

@@ -4,11 +4,12 @@ import PhotoTimer
 
 /// The preview over a WebSocket, paced by each viewer.
 ///
-/// The page says `ready N` once it has painted frame N (and `ready 0` at first); the server
-/// then sends the newest frame after N as soon as there is one. So each viewer has at most
-/// one frame in flight: a slow phone gets fewer frames, never older ones, and nothing queues
-/// in the network for it (an MJPEG stream would fill the socket's buffer with old frames, and
-/// be seconds behind). A frame is one binary message: a 4-byte big-endian length, a JSON
+/// The page says `ready N` once frame N has arrived (and `ready 0` at first); the server then
+/// sends the newest frame after N as soon as there is one. So each viewer has at most one
+/// frame in flight: a slow phone gets fewer frames, never older ones, and nothing queues in
+/// the network for it (an MJPEG stream would fill the socket's buffer with old frames, and
+/// be seconds behind). The page decodes only the newest frame it has, while the next one
+/// travels, and says `painted N` once frame N is on screen: the server keeps those latencies. A frame is one binary message: a 4-byte big-endian length, a JSON
 /// header (`{"seq":12,"width":640,"height":360}`), then the JPEG. A viewer over the limit gets
 /// `{"busy":true}` and is closed.
 enum PreviewSocket {
@@ -16,7 +17,8 @@ enum PreviewSocket {
   final class Viewer {
     let admitted: Bool
     var sent = 0
-    var sentCaptured: ContinuousClock.Instant?
+    /// When the last few frames sent were captured, by number (for `painted N`).
+    var captured: [(sequence: Int, instant: ContinuousClock.Instant)] = []
 
     init(admitted: Bool) {
       self.admitted = admitted
@@ -70,23 +72,25 @@ enum PreviewSocket {
 }
 
 extension RemoteHandlers {
-  /// A viewer's `ready N`: records the paint of frame N, then sends the next newest frame, or
-  /// nothing after 2 s without one (the page asks again). `false` ends the connection.
+  /// A viewer's `painted N` (records the latency of frame N) or `ready N` (sends the next
+  /// newest frame, or nothing after 2 s without one: the page asks again). `false` ends the
+  /// connection.
   fileprivate func answer(
     _ message: String, viewer: PreviewSocket.Viewer, on connection: OpaquePointer
   ) -> Bool {
     let words = message.split(separator: " ")
-    guard words.first == "ready" else { return true }
-    if words.count > 1, let painted = Int(words[1]), painted == viewer.sent,
-      let captured = viewer.sentCaptured
+    if words.first == "painted", words.count > 1, let painted = Int(words[1]),
+      let index = viewer.captured.firstIndex(where: { $0.sequence == painted })
     {
-      let latency = captured.duration(to: .now)
+      let latency = viewer.captured[index].instant.duration(to: .now)
+      viewer.captured.removeFirst(index + 1)
       latencies.withLock { list in
         list.append(latency)
         if list.count > 1000 { list.removeFirst(list.count - 1000) }
       }
-      viewer.sentCaptured = nil
+      return true
     }
+    guard words.first == "ready" else { return true }
     guard let preview = hub.waitForPreview(after: viewer.sent, timeout: .seconds(2)) else {
       return !hub.isClosed
     }
@@ -109,7 +113,8 @@ extension RemoteHandlers {
     }
     guard written > 0 else { return false }
     viewer.sent = preview.sequence
-    viewer.sentCaptured = preview.captured
+    viewer.captured.append((preview.sequence, preview.captured))
+    if viewer.captured.count > 8 { viewer.captured.removeFirst() }
     return true
   }
 }
