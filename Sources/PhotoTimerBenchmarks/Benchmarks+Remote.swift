@@ -63,6 +63,7 @@ extension Benchmarks {
     } catch {
       print("remote: the viewers: \(error)")
     }
+    let totals = link.hub.previewTotals
     feed.cancel()
     await link.stop()
     await camera.close()
@@ -76,6 +77,11 @@ extension Benchmarks {
       "remote: frame → painted in chromium, p95",
       ours: "\(fixed(paints.percentile(95).milliseconds, 1)) ms", baseline: "—", ratio: "—",
       target: "≤ 100 ms")
+    let size = Double(totals.bytes) / Double(max(1, totals.count)) / 1024
+    row(
+      "remote: preview JPEG, 720p, quality \(RemoteLink.previewQuality)",
+      ours: "\(fixed(size, 0)) KiB (\(fixed(size * 30 / 1024, 2)) MiB/s at 30 fps)", baseline: "—",
+      ratio: "—", target: "~1 MB/s")
     let idle = phases.first?.cpu ?? 0
     for phase in phases {
       row(

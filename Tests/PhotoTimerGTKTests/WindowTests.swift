@@ -307,11 +307,11 @@ struct WindowTests {
   }
 
   @Test(
-    "--remote: the window prints its link; a phone's Start counts in the window, a second is refused, Cancel ends it"
+    "--remote: the window prints its link; a phone's Start counts in the window, a second is refused, Cancel ends it; a count started in the window shows on the remote"
   )
   func remote() async throws {
     try await withWindow(blueSource + ["-s", "10", "--remote=127.0.0.1:0"], name: "remote") {
-      _, window in
+      server, window in
       try await window.waitFor("status idle")
       let text = (try? String(contentsOf: window.log, encoding: .utf8)) ?? ""
       let link = try #require(
@@ -338,6 +338,15 @@ struct WindowTests {
         "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/api/state",
       ])
       #expect(denied == "403")
+      // The other way round: space in the window, and the remote's state counts.
+      let before = window.lines.count
+      try await server.press("space")
+      try await window.waitFor("status counting: 10", after: before)
+      let (_, counting) = try await ChildProcess.run([
+        "curl", "-s", "-H", auth, "\(base)/api/state",
+      ])
+      #expect(counting.contains("\"actions\":[\"take-now\",\"cancel\",\"restart\"]"))
+      #expect(counting.contains(/"count":\d/))
     }
   }
 

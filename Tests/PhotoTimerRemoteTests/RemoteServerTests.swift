@@ -17,7 +17,10 @@ import Testing
     let answering: Task<[RemoteIntent], Never>
 
     init(refuseStart: Bool = false) throws {
-      server = try RemoteServer(hub: hub, address: RemoteAddress(host: "127.0.0.1", port: 0))
+      // NB: the "program" below answers on the cooperative pool, which the whole suite shares
+      // (under AddressSanitizer a CI run's answer took over 10 s): it gets a minute.
+      server = try RemoteServer(
+        hub: hub, address: RemoteAddress(host: "127.0.0.1", port: 0), answerLimit: .seconds(60))
       client = HTTPClient(port: server.port)
       let intents = hub.intents
       answering = Task {

@@ -10,12 +10,15 @@ import PhotoTimer
 final class RemoteHandlers: Sendable {
   let hub: RemoteHub
   let router: RemoteRouter
+  /// How long an intent waits to be taken on.
+  let answerLimit: Duration
   /// Capture-to-paint latencies the pages reported (the last 1,000).
   let latencies = Locked<[Duration]>([])
 
-  init(hub: RemoteHub, router: RemoteRouter) {
+  init(hub: RemoteHub, router: RemoteRouter, answerLimit: Duration) {
     self.hub = hub
     self.router = router
+    self.answerLimit = answerLimit
   }
 
   static let securityHeaders = [
@@ -107,7 +110,7 @@ final class RemoteHandlers: Sendable {
         headers: ["Upgrade: websocket"])
     case .intent(let intent):
       Self.drainBody(connection)
-      switch hub.ask(intent, timeout: .seconds(10)) {
+      switch hub.ask(intent, timeout: answerLimit) {
       case .accepted:
         return Self.respond(connection, status: 202, json: "{\"ok\":true,\"intent\":\"\(intent)\"}")
       case .refused(let reason):

@@ -69,6 +69,8 @@ public final class RemoteHub: Sendable {
     var photos: [Photo] = []
     var viewers = 0
     var streams = 0
+    var previews = 0
+    var previewBytes = 0
     var closed = false
     var demand: [CheckedContinuation<Void, Never>] = []
   }
@@ -143,6 +145,8 @@ public final class RemoteHub: Sendable {
       let next = (state.preview?.sequence ?? 0) + 1
       state.preview = Preview(
         sequence: next, jpeg: jpeg, width: width, height: height, captured: captured)
+      state.previews += 1
+      state.previewBytes += jpeg.count
       condition.broadcast()
     }
   }
@@ -170,6 +174,11 @@ public final class RemoteHub: Sendable {
 
   /// Whether an event stream is open now.
   package var hasStreams: Bool { locked { $0.streams > 0 } }
+
+  /// How many previews were published, and their bytes in all.
+  package var previewTotals: (count: Int, bytes: Int) {
+    locked { ($0.previews, $0.previewBytes) }
+  }
 
   /// The viewers watching the preview now.
   package var viewerCount: Int { locked { $0.viewers } }

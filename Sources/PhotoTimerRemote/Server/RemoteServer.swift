@@ -42,14 +42,16 @@ public final class RemoteServer: Sendable {
   ///   - hub: What to serve.
   ///   - address: Where to listen.
   ///   - token: The pairing token; a fresh one by default.
+  ///   - answerLimit: How long a request waits for the program to take its intent on before
+  ///     it is told the program did not answer (and the intent is dropped).
   /// - Throws: ``RemoteError`` when there is nowhere to listen or the address is taken.
   public init(
-    hub: RemoteHub, address: RemoteAddress, token: RemoteToken = RemoteToken()
-  )
-    throws(RemoteError)
-  {
+    hub: RemoteHub, address: RemoteAddress, token: RemoteToken = RemoteToken(),
+    answerLimit: Duration = .seconds(10)
+  ) throws(RemoteError) {
     self.token = token
-    handlers = RemoteHandlers(hub: hub, router: RemoteRouter(token: token))
+    handlers = RemoteHandlers(
+      hub: hub, router: RemoteRouter(token: token), answerLimit: answerLimit)
     let hosts = try address.hosts()
     let ports = hosts.map { host in
       host.contains(":") ? "[\(host)]:\(address.port)" : "\(host):\(address.port)"
