@@ -18,7 +18,11 @@ import Testing
         "phototimer-remote-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       process = Process()
-      process.executableURL = CommandRun.binary
+      // NB: `make test` runs this suite once more against the release build.
+      process.executableURL =
+        ProcessInfo.processInfo.environment["PHOTOTIMER_BINARY"].map {
+          URL(fileURLWithPath: $0)
+        } ?? CommandRun.binary
       process.arguments = arguments + ["-o", folder.path]
       let pipe = Pipe()
       process.standardOutput = pipe

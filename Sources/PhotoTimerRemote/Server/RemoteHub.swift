@@ -109,6 +109,12 @@ public final class RemoteHub: Sendable {
     (intents, intentsInput) = AsyncStream.makeStream(of: Command.self)
   }
 
+  /// Runs `body` on the state with the lock held.
+  ///
+  /// NB: never wait on the condition inside `body`: the wait lets other threads change the
+  /// state while `body`'s exclusive access to it lasts, and the optimizer may keep what it
+  /// read before the wait (a release build crashed on a stale array). The waits below lock,
+  /// read the state afresh on each turn and wait between reads.
   private func locked<Result>(_ body: (inout State) -> Result) -> Result {
     condition.lock()
     defer { condition.unlock() }
@@ -261,10 +267,10 @@ public final class RemoteHub: Sendable {
   /// Blocks until every event stream has ended (after its `bye`), or `timeout` passes.
   package func waitForStreamsToEnd(timeout: Duration) {
     let deadline = Date(timeIntervalSinceNow: timeout.secondsValue)
-    locked { state in
-      while state.streams > 0 {
-        if !condition.wait(until: deadline) { return }
-      }
+    condition.lock()
+    defer { condition.unlock() }
+    while state.streams > 0 {
+      if !condition.wait(until: deadline) { return }
     }
   }
 
@@ -272,14 +278,14 @@ public final class RemoteHub: Sendable {
   /// a preview newer than `after`, the hub closes, or `timeout` passes.
   package func waitForPreview(after: Int, timeout: Duration) -> Preview? {
     let deadline = Date(timeIntervalSinceNow: timeout.secondsValue)
-    return locked { state in
-      while !state.closed {
-        if let preview = state.preview, preview.sequence > after { return preview }
-        // NB: wait(until:) reacquires the lock before it returns, even on a time-out.
-        if !condition.wait(until: deadline) { return nil }
-      }
-      return nil
+    condition.lock()
+    defer { condition.unlock() }
+    while !state.closed {
+      if let preview = state.preview, preview.sequence > after { return preview }
+      // NB: wait(until:) reacquires the lock before it returns, even on a time-out.
+      if !condition.wait(until: deadline) { return nil }
     }
+    return nil
   }
 
   /// Blocks until there are events after `after` (returned in order), the hub closes, or
@@ -287,16 +293,16 @@ public final class RemoteHub: Sendable {
   /// presentation now instead of what it missed.
   package func waitForEvents(after: Int, timeout: Duration) -> [Event] {
     let deadline = Date(timeIntervalSinceNow: timeout.secondsValue)
-    return locked { state in
-      while true {
-        if let first = state.events.first, first.id > after + 1, after > 0 {
-          let newest = state.nextEvent - 1
-          return [Event(id: newest, name: "presentation", data: state.presentation)]
-        }
-        let newer = state.events.filter { $0.id > after }
-        if !newer.isEmpty || state.closed { return newer }
-        if !condition.wait(until: deadline) { return [] }
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if let first = state.events.first, first.id > after + 1, after > 0 {
+        let newest = state.nextEvent - 1
+        return [Event(id: newest, name: "presentation", data: state.presentation)]
       }
+      let newer = state.events.filter { $0.id > after }
+      if !newer.isEmpty || state.closed { return newer }
+      if !condition.wait(until: deadline) { return [] }
     }
   }
 
@@ -365,12 +371,15 @@ final class ReplyBox: Sendable {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      switch state {
+      // NB: read afresh on each turn, into a local: no access to `state` spans a wait.
+      let now = state
+      switch now {
       case .answered(let reply): return reply
       case .abandoned: return nil
       case .claimed: condition.wait()
       case .waiting:
-        if !condition.wait(until: deadline), case .waiting = state {
+        let signalled = condition.wait(until: deadline)
+        if !signalled, case .waiting = state {
           state = .abandoned
           return nil
         }
