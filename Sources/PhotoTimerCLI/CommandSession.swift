@@ -352,25 +352,16 @@ final class CommandSession {
   /// A phone's intent: the same as the key, refused when it means nothing now (a second tap
   /// on Start while the count runs never starts a second run).
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
-    let running = model.isSessionRunning
-    if progress.stopping { return .refused("the program is closing") }
-    switch intent {
-    case .start(let seconds):
-      if running { return .refused("a count is already running") }
-      if progress.cameraStarting { return .refused("the camera is still starting") }
-      if let seconds { model.countdownSeconds = seconds }
-      startSession()
-    case .takeNow:
-      guard running else { return .refused("no count is running") }
-      model.takeNow()
-    case .cancel:
-      guard running else { return .refused("no count is running") }
-      model.cancel()
-    case .restart:
-      guard running else { return .refused("no count is running") }
-      model.restart()
-    }
-    return .accepted
+    let unavailable =
+      progress.stopping
+      ? "the program is closing"
+      : progress.cameraStarting ? "the camera is still starting" : nil
+    return RemoteLink.answer(
+      intent, running: model.isSessionRunning, unavailable: unavailable,
+      start: { seconds in
+        if let seconds { model.countdownSeconds = seconds }
+        startSession()
+      }, takeNow: { model.takeNow() }, cancel: { model.cancel() }, restart: { model.restart() })
   }
 
   /// Says where the remote is, in the output's own form: a JSON event, a plain line, or in

@@ -104,6 +104,39 @@ package final class RemoteLink: Sendable {
     }
   }
 
+  /// A phone's intent, answered by the same rules in every front end: an intent that means
+  /// nothing now is refused, in words (a second Start while counting never starts a second
+  /// run); the others are done by the front end's own path for it (its keys, its actions).
+  ///
+  /// - Parameters:
+  ///   - intent: What the phone asks.
+  ///   - running: Whether a count (a session) runs now.
+  ///   - unavailable: Why nothing can be done now (closing, no camera yet), or `nil`.
+  ///   - start: Starts a count, of this many seconds when given.
+  ///   - takeNow: Takes the photo now.
+  ///   - cancel: Cancels the count.
+  ///   - restart: Counts again from the top.
+  /// - Returns: The answer for the phone.
+  package static func answer(
+    _ intent: RemoteIntent, running: Bool, unavailable: String?, start: (Int?) -> Void,
+    takeNow: () -> Void, cancel: () -> Void, restart: () -> Void
+  ) -> RemoteReply {
+    if let unavailable { return .refused(unavailable) }
+    switch intent {
+    case .start(let seconds):
+      if running { return .refused("a count is already running") }
+      start(seconds)
+    case .takeNow, .cancel, .restart:
+      guard running else { return .refused("no count is running") }
+      switch intent {
+      case .takeNow: takeNow()
+      case .cancel: cancel()
+      default: restart()
+      }
+    }
+    return .accepted
+  }
+
   /// Stops the server: every page is told the program closed, every connection ends.
   package func stop() async {
     let server = server

@@ -57,24 +57,17 @@ extension WindowController {
   /// A phone's intent, through the window's own actions; refused when it means nothing now
   /// (a second Start while counting never starts a second run).
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
-    guard let model, problem == nil else { return .refused("the camera is not ready") }
-    let running = model.isSessionRunning
-    switch intent {
-    case .start(let seconds):
-      if running { return .refused("a count is already running") }
-      if let seconds { model.countdownSeconds = seconds }
-      perform(.start)
-    case .takeNow:
-      guard running else { return .refused("no count is running") }
-      perform(.takeNow)
-    case .cancel:
-      guard running else { return .refused("no count is running") }
-      perform(.cancel)
-    case .restart:
-      guard running else { return .refused("no count is running") }
-      perform(.restart)
-    }
-    return .accepted
+    RemoteLink.answer(
+      intent, running: model?.isSessionRunning ?? false,
+      unavailable: closing
+        ? "the window is closing"
+        : model == nil || problem != nil
+          ? "the camera is not ready" : nil,
+      start: { seconds in
+        if let seconds { model?.countdownSeconds = seconds }
+        perform(.start)
+      }, takeNow: { perform(.takeNow) }, cancel: { perform(.cancel) },
+      restart: { perform(.restart) })
   }
 
   /// Publishes a run's event to the remote: its `--json` line, and the photo.
