@@ -14,8 +14,11 @@ struct HTTPClient {
     var text: String { String(decoding: body, as: UTF8.self) }
   }
 
-  /// Sends `request` as it is and reads until the server closes (at most `limit`).
-  func exchange(_ request: [UInt8], limit: Duration = .seconds(20)) async throws -> Answer {
+  /// Sends `request` as it is and reads until the server closes (at most `limit`), or until
+  /// what was read contains `marker`.
+  func exchange(
+    _ request: [UInt8], limit: Duration = .seconds(20), until marker: String? = nil
+  ) async throws -> Answer {
     let port = port
     let bytes = try await OffPool.blocking { _ -> [UInt8] in
       let wake = try WakePipe()
@@ -32,6 +35,7 @@ struct HTTPClient {
         let chunk = try socket.receive(upTo: 65536)
         if chunk.isEmpty { break }
         received += chunk
+        if let marker, String(decoding: received, as: UTF8.self).contains(marker) { break }
       }
       return received
     }
@@ -40,12 +44,13 @@ struct HTTPClient {
 
   /// A request with `headers`, as text.
   func send(
-    _ method: String, _ target: String, headers: [String] = [], body: String = ""
+    _ method: String, _ target: String, headers: [String] = [], body: String = "",
+    until marker: String? = nil
   ) async throws -> Answer {
     var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers
     if !body.isEmpty || method == "POST" { lines.append("Content-Length: \(body.utf8.count)") }
     let text = lines.joined(separator: "\r\n") + "\r\n\r\n" + body
-    return try await exchange(Array(text.utf8))
+    return try await exchange(Array(text.utf8), until: marker)
   }
 
   static func parse(_ bytes: [UInt8]) -> Answer {

@@ -245,6 +245,22 @@ import Testing
     _ = await running.stop()
   }
 
+  @Test("A viewer over the limit is told the camera is busy, then sent a close")
+  func busy() async throws {
+    let running = try Running()
+    for _ in 0..<RemoteHub.maximumViewers { #expect(running.hub.enterViewer()) }
+    let answer = try await running.client.send(
+      "GET", "/api/preview",
+      headers: [
+        "Authorization: Bearer \(running.token)", "Upgrade: websocket", "Connection: Upgrade",
+        "Sec-WebSocket-Key: cGhvdG90aW1lci10ZXN0cw==", "Sec-WebSocket-Version: 13",
+      ], until: "maximumViewers")
+    #expect(answer.status == 101)
+    #expect(answer.text.contains("{\"busy\":true,\"maximumViewers\":16}"))
+    #expect(running.hub.viewerCount == RemoteHub.maximumViewers)
+    _ = await running.stop()
+  }
+
   @Test("A client that sends its headers a byte at a time is dropped")
   func slowloris() async throws {
     let running = try Running()

@@ -45,6 +45,8 @@ enum PreviewSocket {
         if !viewer.admitted {
           let busy = "{\"busy\":true,\"maximumViewers\":\(RemoteHub.maximumViewers)}"
           _ = busy.withCString { mg_websocket_write(connection, 1, $0, strlen($0)) }
+          // NB: then a close frame: the page knows at once, and the slot is not held.
+          _ = mg_websocket_write(connection, 8, nil, 0)
         }
       },
       { connection, bits, bytes, length, data in
