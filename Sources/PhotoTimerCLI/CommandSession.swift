@@ -16,32 +16,6 @@ import PhotoTimerTerminal
 /// command ends: every run borrows the one open camera.
 @MainActor
 final class CommandSession {
-  /// How the invocation is shown, decided once from the options and the terminal.
-  struct Screen: Equatable {
-    var mode: CommandOptions.OutputMode
-    /// How the preview is drawn, or `nil` for none.
-    var preview: TerminalGraphics.Method?
-    /// Whether previews are mirrored.
-    var mirrored: Bool
-
-    /// The screen for `options` on this terminal.
-    ///
-    /// The preview is on in the live view when the terminal takes 24-bit colour, colour is
-    /// allowed (`NO_COLOR`, `--no-color`), the terminal is at least 40 × 16, there is a
-    /// camera to watch, and `--no-preview` was not given. Webcams are mirrored unless
-    /// `--no-mirror`.
-    init(
-      options: CommandOptions.RunOptions, environment: [String: String], interactive: Bool,
-      size: (columns: Int, rows: Int), hasCamera: Bool
-    ) {
-      mode = options.json ? .json : (interactive ? .live : .plain)
-      let graphics = TerminalGraphics(environment: environment)
-      let wanted = mode == .live && options.preview && options.color && hasCamera
-      preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
-      mirrored = options.mirror ?? options.camera.isWebcam
-    }
-  }
-
   /// What the loop reacts to.
   private enum Input: Sendable {
     case key(Key)
@@ -83,11 +57,11 @@ final class CommandSession {
   /// The camera the screen holds, or `nil` when each run opens its own.
   let camera: LiveCamera?
   private let model: PhotoTimerViewModel
-  private let sink: any OutputSink
+  let sink: any OutputSink
   private let keys: AsyncStream<Key>?
   private var progress: Progress
   /// The phone's remote, while it serves.
-  private var remote: RemoteLink?
+  private(set) var remote: RemoteLink?
   /// Whether the command frames between counts and goes on after each photo: `--frame`, or
   /// a remote (the phone starts each count).
   private var keepsFraming: Bool { options.frame || options.remote != nil }
@@ -364,27 +338,6 @@ final class CommandSession {
       }, takeNow: { model.takeNow() }, cancel: { model.cancel() }, restart: { model.restart() })
   }
 
-  /// Says where the remote is, in the output's own form: a JSON event, a plain line, or in
-  /// the live view the link and its QR code above the view.
-  private func announceRemote() {
-    guard let remote else { return }
-    switch screen.mode {
-    case .json: try? sink.write(remote.jsonLine + "\n")
-    case .plain: try? sink.write(remote.line + "\n")
-    case .live:
-      let code = remote.qrLines.map { "  " + $0 }.joined(separator: "\n")
-      try? sink.write(code + "\n  " + remote.line + "\n\n")
-    }
-  }
-
-  private static func advice(for error: RemoteError) -> String {
-    switch error {
-    case .badAddress: "give --remote=PORT or --remote=ADDR:PORT, or --remote alone"
-    case .noNetworkAddress: "connect to a network, or keep it on this machine: --remote=127.0.0.1"
-    case .cannotListen: "is another program on that port? choose another: --remote=PORT"
-    }
-  }
-
   /// Ends everything: the count, and (with `--frame`) the framing.
   private func stop() {
     progress.stopping = true
@@ -423,36 +376,6 @@ final class CommandSession {
         }
         return
       }
-    }
-  }
-
-  private func makeDisplay(_ sink: any OutputSink) -> any CommandDisplay {
-    switch screen.mode {
-    case .json: return JSONDisplay(sink: sink)
-    case .plain: return PlainDisplay(sink: sink)
-    case .live:
-      return LiveDisplay(
-        title: title, color: options.color, beep: options.beep ?? true, sink: sink,
-        terminal: Terminal(), preview: screen.preview,
-        code: remote?.links.first.flatMap { QRCode(encoding: $0) })
-    }
-  }
-
-  private var title: String {
-    guard let remote else { return cameraName }
-    return "\(cameraName) · remote \(remote.links.first ?? "")"
-  }
-
-  private var cameraName: String {
-    switch options.camera {
-    case .simulated: "simulation"
-    case .scene(let preset): "scene camera (\(preset.name))"
-    case .file(let path): "image file \((path as NSString).lastPathComponent)"
-    case .ffmpeg(let input, _): "ffmpeg \(input)"
-    case .v4l2(let path): "webcam \(path)"
-    case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
-    case .gphoto2: "gphoto2"
-    case .auto: "scene camera (daylight)"
     }
   }
 }

@@ -1,0 +1,30 @@
+import PhotoTimerCommandLine
+import PhotoTimerTerminal
+
+extension CommandSession {
+  /// How the invocation is shown, decided once from the options and the terminal.
+  struct Screen: Equatable {
+    var mode: CommandOptions.OutputMode
+    /// How the preview is drawn, or `nil` for none.
+    var preview: TerminalGraphics.Method?
+    /// Whether previews are mirrored.
+    var mirrored: Bool
+
+    /// The screen for `options` on this terminal.
+    ///
+    /// The preview is on in the live view when the terminal takes 24-bit colour, colour is
+    /// allowed (`NO_COLOR`, `--no-color`), the terminal is at least 40 × 16, there is a
+    /// camera to watch, and `--no-preview` was not given. Webcams are mirrored unless
+    /// `--no-mirror`.
+    init(
+      options: CommandOptions.RunOptions, environment: [String: String], interactive: Bool,
+      size: (columns: Int, rows: Int), hasCamera: Bool
+    ) {
+      mode = options.json ? .json : (interactive ? .live : .plain)
+      let graphics = TerminalGraphics(environment: environment)
+      let wanted = mode == .live && options.preview && options.color && hasCamera
+      preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
+      mirrored = options.mirror ?? options.camera.isWebcam
+    }
+  }
+}
