@@ -79,7 +79,7 @@ extension RemotePage {
         const answer = await fetch(path, { method: "POST", credentials: "same-origin" });
         if (answer.status === 409) stats.refused++;
       } catch (error) {
-        setConnection("reconnecting", "reconnecting…");
+        if (!closed) setConnection("reconnecting", "reconnecting…");
       } finally {
         busyPost = false;
         if (lastPresentation) render(lastPresentation);
@@ -120,7 +120,8 @@ extension RemotePage {
           draw(bitmap);
           bitmap.close();
           stats.frames++;
-          if (stats.connection !== "busy") setConnection("live", "live");
+          // NB: a frame decoded after the goodbye must not make the page say "live" again.
+          if (!closed && stats.connection !== "busy") setConnection("live", "live");
           await new Promise((done) => requestAnimationFrame(done));
           if (from.readyState === 1) from.send("painted " + frame.seq);
         } catch (error) { /* a frame that does not decode is skipped */ }
@@ -136,6 +137,7 @@ extension RemotePage {
       socket.binaryType = "arraybuffer";
       socket.onopen = () => { socket.send("ready 0"); };
       socket.onmessage = async (message) => {
+        if (closed) return;
         if (typeof message.data === "string") {
           const note = JSON.parse(message.data);
           if (note.busy) setConnection("busy", "camera busy: " + note.maximumViewers +
