@@ -37,7 +37,8 @@ package struct PreviewViewer {
     send(socket, "ready 0")
     if stuck {
       // NB: never reads: the socket's buffers fill, and the server must not care.
-      while ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.2) }
+      let left = ContinuousClock.now.duration(to: deadline).components
+      Thread.sleep(forTimeInterval: Double(left.seconds) + Double(left.attoseconds) * 1e-18)
       return 0
     }
     var frames = 0
@@ -125,14 +126,16 @@ package struct PreviewViewer {
     let viewer = PreviewViewer(port: port, token: arguments[3])
     let deadline = ContinuousClock.now + .seconds(seconds)
     let results = Locked<[Int]>([])
-    let threads = (0..<(count + stuck)).map { index in
+    let finished = DispatchGroup()
+    for index in 0..<(count + stuck) {
+      finished.enter()
       Thread {
         let frames = viewer.watch(until: deadline, stuck: index >= count)
         results.withLock { $0.append(frames) }
-      }
+        finished.leave()
+      }.start()
     }
-    threads.forEach { $0.start() }
-    while results.withLock({ $0.count }) < threads.count { Thread.sleep(forTimeInterval: 0.1) }
+    finished.wait()
     print(results.withLock { $0 }.map(String.init).joined(separator: " "))
   }
 }

@@ -160,19 +160,8 @@ package final class WebDriver: Sendable {
 
   /// A loopback port nothing listens on now.
   private static func freePort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw Failure(description: "socket failed") }
-    defer { Glibc.close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-        Glibc.bind(socket, raw, length) == 0 && getsockname(socket, raw, &length) == 0
-      }
-    }
-    guard bound else { throw Failure(description: "bind failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    let probe = try LoopbackListener(listening: false)
+    defer { probe.close() }
+    return probe.port
   }
 }

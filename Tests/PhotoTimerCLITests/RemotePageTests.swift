@@ -201,20 +201,9 @@ extension WebDriver {
   @Test("A port another program holds is an error (exit 1) that says so and what to do")
   func portTaken() throws {
     // NB: a listener of our own on a free port.
-    let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(holder) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-        bind(holder, raw, length) == 0 && listen(holder, 1) == 0
-          && getsockname(holder, raw, &length) == 0
-      }
-    }
-    try #require(bound)
-    let port = Int(UInt16(bigEndian: address.sin_port))
+    let holder = try LoopbackListener(listening: true)
+    defer { holder.close() }
+    let port = holder.port
     let run = try CommandRun.run(["--json", "--remote=127.0.0.1:\(port)", "--camera", "scene"])
     #expect(run.status == 1)
     #expect(run.error.contains("the remote cannot listen on 127.0.0.1:\(port)"), "\(run.error)")
