@@ -321,9 +321,10 @@ public struct GPhoto2Camera<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Runs gphoto2 and returns what it printed, or throws the error it describes.
   private func run(_ arguments: [String]) async throws -> String {
-    let result: (exit: ChildProcess.Exit, output: String)
+    let result: ChildProcess.Completion
     do {
-      result = try await ChildProcess.run(launcher + [executable] + arguments)
+      // NB: no time limit: a long exposure may take minutes; a cancel stops it.
+      result = try await ChildProcess.run(launcher + [executable] + arguments, timeLimit: nil)
     } catch let error as SystemCallError
       where error.call == "posix_spawn"
       && error.errno == .noSuchFile

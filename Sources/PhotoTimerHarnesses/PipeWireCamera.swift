@@ -120,7 +120,7 @@ package final class PipeWireCamera: Sendable {
     child.closePipes()
   }
 
-  private func tool(_ command: [String]) async throws -> (exit: ChildProcess.Exit, output: String) {
+  private func tool(_ command: [String]) async throws -> ChildProcess.Completion {
     try await ChildProcess.run(["env"] + environment + command)
   }
 

@@ -29,7 +29,7 @@ import Testing
       "overlay-\(UUID().uuidString).ppm")
     try (Data("P6\n\(big.width) \(big.height)\n255\n".utf8) + Data(big.pixels)).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let (_, output) = try await ChildProcess.run(["zbarimg", "-q", "--raw", file.path])
+    let output = try await ChildProcess.run(["zbarimg", "-q", "--raw", file.path]).output
     #expect(output.split(separator: "\n").contains(Substring(Self.link)), "\(output)")
   }
 

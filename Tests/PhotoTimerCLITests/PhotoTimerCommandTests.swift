@@ -1,5 +1,11 @@
 import Foundation
+import PhotoTimer
+import PhotoTimerPOSIX
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Runs the built binary, as a user would.
 struct CommandRun {
@@ -22,47 +28,40 @@ struct CommandRun {
   }()
 
   /// Runs `phototimer` with `arguments`; `interrupt` sends SIGINT once the first line is out.
-  static func run(_ arguments: [String], interruptAfterFirstLine: Bool = false) throws -> CommandRun
-  {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
+  static func run(
+    _ arguments: [String], interruptAfterFirstLine: Bool = false
+  ) async throws -> CommandRun {
     // NB: a home of its own, so a run that saves to the default folder never touches the real
     // ~/Pictures.
-    var environment = ProcessInfo.processInfo.environment
-    environment["HOME"] = home.path
-    environment["XDG_PICTURES_DIR"] = nil
-    environment["XDG_CONFIG_HOME"] = nil
-    process.environment = environment
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    var collected = Data()
-    if interruptAfterFirstLine {
-      // Read until the first line, so the signal arrives mid-run, not before the handler.
-      while !collected.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        collected += chunk
+    let command =
+      [
+        "env", "-u", "XDG_PICTURES_DIR", "-u", "XDG_CONFIG_HOME", "HOME=\(home.path)",
+        binary.path,
+      ] + arguments
+    let interrupted = Locked(false)
+    let result = try await ChildProcess.run(command, timeLimit: .seconds(50)) { child, output in
+      // The first line is out, so the signal arrives mid-run, not before the handler.
+      guard interruptAfterFirstLine, output.contains(UInt8(ascii: "\n")) else { return }
+      let first = interrupted.withLock { sent in
+        defer { sent = true }
+        return !sent
       }
-      process.interrupt()
+      if first { child.send(SIGINT) }
     }
-    collected += output.fileHandleForReading.readDataToEndOfFile()
-    let errors = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandRun(
-      status: process.terminationStatus, output: String(decoding: collected, as: UTF8.self),
-      error: String(decoding: errors, as: UTF8.self))
+    let status: Int32 =
+      switch result.exit {
+      case .status(let code): code
+      case .signal(let number): 128 + number
+      }
+    return CommandRun(status: status, output: result.standardOutput, error: result.standardError)
   }
 }
 
 @Suite("phototimer command", .serialized, .timeLimit(.minutes(1)))
 struct PhotoTimerCommandTests {
   @Test("The simulation prints each status change and ends captured, exit 0")
-  func simulation() throws {
-    let run = try CommandRun.run(["--simulate", "--seconds", "1"])
+  func simulation() async throws {
+    let run = try await CommandRun.run(["--simulate", "--seconds", "1"])
     #expect(run.status == 0)
     #expect(run.error.isEmpty)
     // Each line is "+S.mmms  text".
@@ -98,8 +97,8 @@ struct PhotoTimerCommandTests {
         "--no-location and --location cannot be combined; choose one source of location"
       ),
     ])
-  func badUsage(arguments: [String], message: String) throws {
-    let run = try CommandRun.run(arguments)
+  func badUsage(arguments: [String], message: String) async throws {
+    let run = try await CommandRun.run(arguments)
     #expect(run.status == 2)
     #expect(run.error.contains("error: \(message)"))
     #expect(run.error.contains("usage: phototimer"))
@@ -107,21 +106,21 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("--location tags the photo with the named place; --no-location skips the step")
-  func location() throws {
+  func location() async throws {
     // NB: 4 s, so the place lookup (over a second in a debug build) is in well before zero.
-    let paris = try CommandRun.run(["--simulate", "--seconds", "4", "--location", "48.8584,2.2945"])
+    let paris = try await CommandRun.run(["--simulate", "--seconds", "4", "--location", "48.8584,2.2945"])
     #expect(paris.status == 0)
     #expect(paris.output.contains("location ✓ Paris 16 Passy, Paris, France"))
     #expect(paris.output.contains("place: Paris 16 Passy, Paris, France"))
 
-    let off = try CommandRun.run(["--simulate", "--seconds", "0", "--no-location"])
+    let off = try await CommandRun.run(["--simulate", "--seconds", "0", "--no-location"])
     #expect(off.status == 0)
     #expect(off.output.contains("location · location off (--no-location)"))
     #expect(off.output.contains("place: none: location off (--no-location)"))
   }
 
   @Test("a copy of the program without its place data still takes the photo and says why")
-  func missingPlaceData() throws {
+  func missingPlaceData() async throws {
     // NB: the program alone in a folder: neither its resources folder nor ../share/phototimer.
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-alone-\(getpid())")
@@ -131,31 +130,22 @@ struct PhotoTimerCommandTests {
     let copy = folder.appendingPathComponent("phototimer")
     // NB: copied by cp, not in this process: a write descriptor held here while another test
     // forks would make the copy "text file busy" to run.
-    let cp = Process()
-    cp.executableURL = URL(fileURLWithPath: "/bin/cp")
-    cp.arguments = [CommandRun.binary.path, copy.path]
-    try cp.run()
-    cp.waitUntilExit()
-    #expect(cp.terminationStatus == 0)
-    let process = Process()
-    process.executableURL = copy
-    process.arguments = ["--simulate", "--seconds", "2", "--location", "48.8584,2.2945"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(text)")
+    let cp = try await ChildProcess.run(["cp", CommandRun.binary.path, copy.path])
+    #expect(cp.succeeded, "\(cp.standardError)")
+    let run = try await ChildProcess.run([
+      copy.path, "--simulate", "--seconds", "2", "--location", "48.8584,2.2945",
+    ])
+    let text = run.output
+    #expect(run.succeeded, "\(text)")
     #expect(text.contains("Photo taken"))
     #expect(text.contains("48.85840, 2.29450"))
     #expect(text.contains("reinstall phototimer"), "\(text)")
   }
 
   @Test("gpsd not running: the photo is still taken, and the line says what to do")
-  func gpsdNotRunning() throws {
+  func gpsdNotRunning() async throws {
     // Port 1 on loopback: nothing listens there.
-    let run = try CommandRun.run(["--simulate", "--seconds", "0", "--gpsd", "127.0.0.1:1"])
+    let run = try await CommandRun.run(["--simulate", "--seconds", "0", "--gpsd", "127.0.0.1:1"])
     #expect(run.status == 0)
     #expect(run.output.contains("location ✗ gpsd not running on 127.0.0.1:1; start it"))
     // The library's message, with the command's advice after it.
@@ -163,26 +153,26 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("SIGINT cancels the run cleanly: exit 130, last line says cancelled")
-  func interrupt() throws {
-    let run = try CommandRun.run(["--simulate", "--seconds", "30"], interruptAfterFirstLine: true)
+  func interrupt() async throws {
+    let run = try await CommandRun.run(["--simulate", "--seconds", "30"], interruptAfterFirstLine: true)
     #expect(run.status == 130)
     #expect(run.output.hasSuffix("Cancelled\n"))
   }
 
   @Test("--help and --version exit 0")
-  func helpAndVersion() throws {
-    let help = try CommandRun.run(["--help"])
+  func helpAndVersion() async throws {
+    let help = try await CommandRun.run(["--help"])
     #expect(help.status == 0)
     #expect(help.output.contains("-s, --seconds N"))
     #expect(help.output.contains("phototimer doctor"))
-    let version = try CommandRun.run(["--version"])
+    let version = try await CommandRun.run(["--version"])
     #expect(version.status == 0)
     #expect(version.output.hasPrefix("phototimer "))
   }
 
   @Test("The scene camera writes a JPEG into the default Pictures folder; -o chooses another")
-  func scenePhoto() throws {
-    let run = try CommandRun.run(["--seconds", "0", "--no-location", "--size", "320x240"])
+  func scenePhoto() async throws {
+    let run = try await CommandRun.run(["--seconds", "0", "--no-location", "--size", "320x240"])
     #expect(run.status == 0, "\(run.error)")
     let folder = CommandRun.home.appendingPathComponent("Pictures/phototimer")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -195,7 +185,7 @@ struct PhotoTimerCommandTests {
       "phototimer-cli-out-\(getpid())")
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: output) }
-    let chosen = try CommandRun.run([
+    let chosen = try await CommandRun.run([
       "--seconds", "0", "--no-location", "--size", "320x240", "--camera", "scene:night",
       "--filter", "mono", "--keep-original", "-o", output.path,
     ])
@@ -207,8 +197,8 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("A missing output folder is refused before the count, naming the folder: exit 1")
-  func missingFolder() throws {
-    let run = try CommandRun.run(["--seconds", "3", "-o", "/nonexistent/photos"])
+  func missingFolder() async throws {
+    let run = try await CommandRun.run(["--seconds", "3", "-o", "/nonexistent/photos"])
     #expect(run.status == 1)
     #expect(
       run.error
@@ -218,8 +208,8 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("A missing image file fails the run with the path and what to do: exit 1")
-  func missingImage() throws {
-    let run = try CommandRun.run([
+  func missingImage() async throws {
+    let run = try await CommandRun.run([
       "--seconds", "0", "--no-location", "--camera", "file:/nonexistent/beach.jpg", "-o", "/tmp",
     ])
     #expect(run.status == 1)
@@ -230,8 +220,8 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("--json: one object per line, each with event and t, in the documented shapes")
-  func json() throws {
-    let run = try CommandRun.run([
+  func json() async throws {
+    let run = try await CommandRun.run([
       "--simulate", "--seconds", "2", "--json", "--location", "48.8584,2.2945",
     ])
     #expect(run.status == 0)
@@ -264,8 +254,8 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("A failed run says so on stderr as error: …, exits 1, and --json reports failed")
-  func failedJSON() throws {
-    let run = try CommandRun.run([
+  func failedJSON() async throws {
+    let run = try await CommandRun.run([
       "--seconds", "0", "--json", "--no-location", "--camera", "file:/nonexistent/a.jpg",
       "-o", "/tmp",
     ])
@@ -275,14 +265,14 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("doctor lists what is there and what is not, each problem with its fix")
-  func doctor() throws {
-    let run = try CommandRun.run(["doctor", "--gpsd", "127.0.0.1:1"])
+  func doctor() async throws {
+    let run = try await CommandRun.run(["doctor", "--gpsd", "127.0.0.1:1"])
     #expect(run.status == 0, "\(run.output)")
     #expect(run.output.contains("scene camera"))
     #expect(run.output.contains("gpsd not running on 127.0.0.1:1"))
     #expect(run.output.contains("libjpeg-turbo  encodes and decodes"))
     #expect(run.output.contains("output folder"))
-    let broken = try CommandRun.run(["doctor", "--no-location", "-o", "/nonexistent/photos"])
+    let broken = try await CommandRun.run(["doctor", "--no-location", "-o", "/nonexistent/photos"])
     #expect(broken.status == 1)
     #expect(
       broken.output.contains(
@@ -290,19 +280,19 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("An ffmpeg camera (lavfi test source) with a burst of 2: two photos, no ffmpeg left")
-  func ffmpegBurst() throws {
+  func ffmpegBurst() async throws {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-cli-ffmpeg-\(getpid())")
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: output) }
-    let run = try CommandRun.run([
+    let run = try await CommandRun.run([
       "--seconds", "1", "--no-location", "--camera", "ffmpeg:testsrc2=size=320x240:rate=30",
       "--ffmpeg-format", "lavfi", "--burst", "2", "-o", output.path,
     ])
     #expect(run.status == 0, "\(run.error)")
     let files = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
     #expect(files.count == 2 && files[1].hasSuffix("_burst2.jpg"), "\(files)")
-    let bad = try CommandRun.run([
+    let bad = try await CommandRun.run([
       "--seconds", "0", "--no-location", "--camera", "ffmpeg:/nonexistent/cam.mp4", "-o",
       output.path,
     ])
@@ -311,8 +301,8 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("Time-lapse: the shots fire on a drift-free schedule, one every interval")
-  func timeLapse() throws {
-    let run = try CommandRun.run([
+  func timeLapse() async throws {
+    let run = try await CommandRun.run([
       "--simulate", "--seconds", "0", "--no-location", "--interval", "2", "--count", "3", "--json",
     ])
     #expect(run.status == 0, "\(run.error)")
@@ -329,8 +319,8 @@ struct PhotoTimerCommandTests {
   }
 
   @Test("--sequential --json: started first, the steps one after another, then the count")
-  func sequentialJSON() throws {
-    let run = try CommandRun.run(["--simulate", "--seconds", "1", "--sequential", "--json"])
+  func sequentialJSON() async throws {
+    let run = try await CommandRun.run(["--simulate", "--seconds", "1", "--sequential", "--json"])
     #expect(run.status == 0, "\(run.error)")
     let events = try run.output.split(separator: "\n").map { line -> [String: Any] in
       try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -324,18 +324,15 @@ struct PreviewTests {
 
   /// A stand-in gphoto2 in `folder`: a blue live view that holds the device, a capture that
   /// fails while it is held.
-  static func standInDSLR(in folder: URL) throws -> String {
+  static func standInDSLR(in folder: URL) async throws -> String {
     let script = folder.appendingPathComponent("gphoto2.sh")
     // A 0x3366cc JPEG for the live view and a grey one for the photo, made by ffmpeg.
     for (name, color) in [("live", "0x3366cc"), ("photo", "0x808080")] {
-      let ffmpeg = Process()
-      ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-      ffmpeg.arguments = [
-        "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):size=160x120",
+      let made = try await ChildProcess.run([
+        "ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):size=160x120",
         "-frames:v", "1", folder.appendingPathComponent("\(name).jpg").path,
-      ]
-      try ffmpeg.run()
-      ffmpeg.waitUntilExit()
+      ])
+      #expect(made.succeeded, "\(made.standardError)")
     }
     let dir = folder.path
     try """
@@ -359,7 +356,7 @@ struct PreviewTests {
       "phototimer-dslr-cli-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let script = try Self.standInDSLR(in: folder)
+    let script = try await Self.standInDSLR(in: folder)
     let arguments = ["--camera", "gphoto2", "--frame", "-s", "1", "--no-location", "-o", "@folder"]
     let environment = ["COLORTERM": "truecolor", "PHOTOTIMER_GPHOTO2": script]
     try await withPane(arguments, environment: environment) { pane in
@@ -384,7 +381,7 @@ struct PreviewTests {
       "phototimer-dslr-doctor-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let script = try Self.standInDSLR(in: folder)
+    let script = try await Self.standInDSLR(in: folder)
     let result = try await ChildProcess.run([
       "env", "PHOTOTIMER_GPHOTO2=\(script)", CommandRun.binary.path, "doctor", "--no-location",
     ])

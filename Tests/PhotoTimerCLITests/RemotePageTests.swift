@@ -7,33 +7,34 @@ import Testing
 /// The remote's page in a real browser (headless chromium over WebDriver) against the real
 /// `phototimer --remote`, whose `--json` events say what the program did.
 @Suite(.serialized) struct RemotePageTests {
-  /// `phototimer` running in the background, its output collected line by line.
+  /// `phototimer` running in the background, its output collected line by line (on a thread
+  /// of its own: nothing here blocks the cooperative pool).
   final class Program: Sendable {
-    let process: Process
-    let output = Locked(Data())
+    let child: ChildProcess
+    let output = Locked([UInt8]())
     let folder: URL
+    private let wake: WakePipe
+    private let reader: ReaderThread
 
     init(_ arguments: [String]) throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "phototimer-remote-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      process = Process()
       // NB: `make test` runs this suite once more against the release build.
-      process.executableURL =
-        ProcessInfo.processInfo.environment["PHOTOTIMER_BINARY"].map {
-          URL(fileURLWithPath: $0)
-        } ?? CommandRun.binary
-      process.arguments = arguments + ["-o", folder.path]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      process.standardError = FileHandle.nullDevice
-      let output = output
-      pipe.fileHandleForReading.readabilityHandler = { handle in
-        let chunk = handle.availableData
-        output.withLock { $0 += chunk }
+      let binary =
+        ProcessInfo.processInfo.environment["PHOTOTIMER_BINARY"] ?? CommandRun.binary.path
+      (child, wake) = try ChildProcess.startWithWake([binary] + arguments + ["-o", folder.path])
+      let (output, child, wake) = (output, child, wake)
+      // NB: standard error is read too (and dropped), so the program never blocks on it.
+      reader = ReaderThread(name: "remote program output") {
+        ChildProcess.collect([child.output, child.errors], wake: wake) { source, chunk in
+          if source == 0 { output.withLock { $0 += chunk } }
+        }
       }
-      try process.run()
     }
+
+    /// Makes sure the program is gone when a test ends early (SIGKILL after a grace).
+    func kill() { child.terminate(grace: .seconds(3)) }
 
     var lines: [String] {
       String(decoding: output.withLock { $0 }, as: UTF8.self).split(separator: "\n").map(
@@ -62,11 +63,19 @@ import Testing
       return try #require((object?["links"] as? [String])?.first)
     }
 
-    func stop() -> Int32 {
-      if process.isRunning { process.interrupt() }
-      process.waitUntilExit()
+    /// Interrupts it (Ctrl-C) and waits for it to end: its exit status.
+    func stop() async throws -> Int32 {
+      child.send(SIGINT)
+      let exit = try await child.wait()
+      wake.signal()
+      await reader.join()
+      child.closePipes()
+      wake.close()
       try? FileManager.default.removeItem(at: folder)
-      return process.terminationStatus
+      switch exit {
+      case .status(let code): return code
+      case .signal(let number): return 128 + number
+      }
     }
   }
 
@@ -81,7 +90,7 @@ import Testing
   )
   func remoteSession() async throws {
     let program = try Program(Self.arguments)
-    defer { _ = program.stop() }
+    defer { program.kill() }
     let browser = try await WebDriver(width: 360, height: 780)
     do {
       try await session(program, browser)
@@ -172,7 +181,7 @@ import Testing
 
     // The program ends: the page says so instead of freezing.
     // NB: Ctrl-C after a photo: the photo was taken, so the exit status is 0.
-    #expect(program.stop() == 0)
+    #expect(try await program.stop() == 0)
     #expect(try await browser.wait(for: "return window.phototimer.connection === 'closed'"))
   }
 }
@@ -192,19 +201,19 @@ extension WebDriver {
   @Test(
     "A bad address is a usage error (exit 2) saying what to give",
     arguments: ["999.1.1.1:80", "host.example:80", "127.0.0.1:70000", "[::1"])
-  func badAddress(value: String) throws {
-    let run = try CommandRun.run(["--remote=\(value)", "--camera", "scene"])
+  func badAddress(value: String) async throws {
+    let run = try await CommandRun.run(["--remote=\(value)", "--camera", "scene"])
     #expect(run.status == 2)
     #expect(run.error.contains("--remote: cannot use '\(value)'"), "\(run.error)")
   }
 
   @Test("A port another program holds is an error (exit 1) that says so and what to do")
-  func portTaken() throws {
+  func portTaken() async throws {
     // NB: a listener of our own on a free port.
     let holder = try LoopbackListener(listening: true)
     defer { holder.close() }
     let port = holder.port
-    let run = try CommandRun.run(["--json", "--remote=127.0.0.1:\(port)", "--camera", "scene"])
+    let run = try await CommandRun.run(["--json", "--remote=127.0.0.1:\(port)", "--camera", "scene"])
     #expect(run.status == 1)
     #expect(run.error.contains("the remote cannot listen on 127.0.0.1:\(port)"), "\(run.error)")
     #expect(run.error.contains("choose another: --remote=PORT"))

@@ -149,19 +149,13 @@ struct FFmpegCameraTests {
     #expect(
       photo.settings.isCameraOwn && photo.settings.fNumber == nil && photo.settings.iso == nil)
     #expect(photo.settings.description == "640×480 30 fps · exposure: the camera's own")
-    let exiftool = Process()
-    exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-    exiftool.arguments = ["-s3", "-Make", "-Model", file.path]
-    let pipe = Pipe()
-    exiftool.standardOutput = pipe
-    try exiftool.run()
-    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    exiftool.waitUntilExit()
-    #expect(text == "ffmpeg\n\(testSource)\n")
     // The run's ffmpeg was reaped before the run returned.
     let exits = Array(plan.children.values)
     #expect(exits.count == 1)
     #expect(exits.allSatisfy { $0 != nil }, "\(exits)")
+    let text = try await ChildProcess.run(["exiftool", "-s3", "-Make", "-Model", file.path])
+      .standardOutput
+    #expect(text == "ffmpeg\n\(testSource)\n")
   }
 
   @Test(

@@ -160,14 +160,8 @@ struct GPhoto2CameraTests {
     #expect(
       saved[savedSegment.upperBound...].elementsEqual(original[originalSegment.upperBound...]))
     // The camera's own tags stay; ours are added.
-    let tool = Process()
-    tool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-    tool.arguments = ["-j", "-n", file.path]
-    let pipe = Pipe()
-    tool.standardOutput = pipe
-    try tool.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    tool.waitUntilExit()
+    let data = Data(
+      try await ChildProcess.run(["exiftool", "-j", "-n", file.path]).standardOutput.utf8)
     let tags = try #require(
       (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
     #expect(tags["Make"] as? String == "Canon")

@@ -47,19 +47,20 @@ struct PipeWireTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("phototimer")
-    let (exit, output) = try await ChildProcess.run([
+    let completion = try await ChildProcess.run([
       binary.path, "--camera", "pipewire:fakecam", "-s", "1", "--no-location", "--filter", "none",
       "--json", "-o", folder.path,
     ])
+    let (exit, output) = (completion.exit, completion.output)
     #expect(exit == .status(0), "\(output)")
     #expect(
       output.contains("\"text\":\"640×480 YUYV 15 fps · exposure: the camera's own\""), "\(output)")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     let photo = try #require(names.first { $0.hasSuffix(".jpg") })
-    let (_, tags) = try await ChildProcess.run([
+    let tags = try await ChildProcess.run([
       "/usr/bin/exiftool", "-s", "-s", "-s", "-Make", "-Model", "-ImageSize",
       folder.appendingPathComponent(photo).path,
-    ])
+    ]).output
     #expect(tags == "PipeWire\nFake camera\n640x480\n")
   }
 

@@ -56,11 +56,13 @@ enum VividRun {
     try? FileManager.default.removeItem(at: folder)
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("phototimer")
-    let (exit, output) = try await ChildProcess.run([
-      root.appendingPathComponent("scripts/vm/run.sh").path,
-      root.appendingPathComponent("scripts/vm/vivid-checks.sh").path, folder.path, "900",
-      "PHOTOTIMER=\(binary.path)",
-    ])
+    let completion = try await ChildProcess.run(
+      [
+        root.appendingPathComponent("scripts/vm/run.sh").path,
+        root.appendingPathComponent("scripts/vm/vivid-checks.sh").path, folder.path, "900",
+        "PHOTOTIMER=\(binary.path)",
+      ], timeLimit: .seconds(960))
+    let (exit, output) = (completion.exit, completion.output)
     guard exit == .status(0) else {
       throw Failed(
         description: "the VM's checks did not finish (\(exit)): \(output.suffix(2000))\n"
@@ -74,8 +76,8 @@ enum VividRun {
 
   /// EXIF tags of a photo, read back by exiftool (`-s3`, one per line, in the order asked).
   static func exif(_ file: URL, _ tags: [String]) async throws -> [String: String] {
-    let (_, output) = try await ChildProcess.run(
-      ["/usr/bin/exiftool", "-s", "-s"] + tags.map { "-\($0)" } + [file.path])
+    let output = try await ChildProcess.run(
+      ["/usr/bin/exiftool", "-s", "-s"] + tags.map { "-\($0)" } + [file.path]).output
     var values: [String: String] = [:]
     for line in output.split(separator: "\n") {
       let parts = line.split(separator: ":", maxSplits: 1)

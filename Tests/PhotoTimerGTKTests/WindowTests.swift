@@ -319,10 +319,10 @@ struct WindowTests {
       let base = "http://127.0.0.1:\(link.output.1)"
       let auth = "Authorization: Bearer \(link.output.2)"
       func post(_ intent: String) async throws -> String {
-        let (_, output) = try await ChildProcess.run([
+        let output = try await ChildProcess.run([
           "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", auth,
           "\(base)/api/\(intent)",
-        ])
+        ]).output
         return output
       }
       #expect(try await post("start") == "202")
@@ -332,19 +332,19 @@ struct WindowTests {
       #expect(try await post("cancel") == "202")
       try await window.waitFor("status idle", after: lines)
       #expect(window.photos.isEmpty)
-      let (_, state) = try await ChildProcess.run(["curl", "-s", "-H", auth, "\(base)/api/state"])
+      let state = try await ChildProcess.run(["curl", "-s", "-H", auth, "\(base)/api/state"]).output
       #expect(state.contains("\"actions\":[\"start\""))
-      let (_, denied) = try await ChildProcess.run([
+      let denied = try await ChildProcess.run([
         "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/api/state",
-      ])
+      ]).output
       #expect(denied == "403")
       // The other way round: space in the window, and the remote's state counts.
       let before = window.lines.count
       try await server.press("space")
       try await window.waitFor("status counting: 10", after: before)
-      let (_, counting) = try await ChildProcess.run([
+      let counting = try await ChildProcess.run([
         "curl", "-s", "-H", auth, "\(base)/api/state",
-      ])
+      ]).output
       #expect(counting.contains("\"actions\":[\"take-now\",\"cancel\",\"restart\"]"))
       #expect(counting.contains(/"count":\d/))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerJPEG
@@ -19,7 +20,7 @@ struct ExifTests {
   }
 
   @Test("Every EXIF field is there, as exiftool reads it, and libjpeg's djpeg accepts the file")
-  func fields() throws {
+  func fields() async throws {
     let folder = try TemporaryFolder()
     defer { folder.cleanUp() }
     let location = LocationTag(
@@ -29,7 +30,7 @@ struct ExifTests {
     let path = folder.path + "/photo.jpg"
     let bytes = try JPEGFile.make(gradient(), metadata: testMetadata(location: location))
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    let tags = try exiftool(path)
+    let tags = try await exiftool(path)
     #expect(tags["IFD0:Make"] as? String == "phototimer")
     #expect(tags["IFD0:Model"] as? String == "Scene camera (daylight)")
     #expect(tags["IFD0:Software"] as? String == "phototimer \(PhotoTimerVersion.current)")
@@ -56,9 +57,9 @@ struct ExifTests {
     #expect(tags["GPS:GPSHPositioningError"] as? Double == 4.5)
     #expect(tags["GPS:GPSVersionID"] as? String == "2 3 0 0")
     #expect(tags["ExifTool:Warning"] == nil, "\(tags["ExifTool:Warning"] ?? "")")
-    let djpeg = try runTool("/usr/bin/djpeg", ["-outfile", "/dev/null", path])
-    #expect(djpeg.status == 0, "djpeg: \(djpeg.error)")
-    #expect(djpeg.error.isEmpty, "djpeg: \(djpeg.error)")
+    let djpeg = try await ChildProcess.run(["djpeg", "-outfile", "/dev/null", path])
+    #expect(djpeg.succeeded, "djpeg: \(djpeg.standardError)")
+    #expect(djpeg.standardError.isEmpty, "djpeg: \(djpeg.standardError)")
   }
 
   @Test(
@@ -72,7 +73,7 @@ struct ExifTests {
   func hemispheres(
     latitude: Double, longitude: Double, altitude: Double, latitudeRef: String,
     longitudeRef: String
-  ) throws {
+  ) async throws {
     let folder = try TemporaryFolder()
     defer { folder.cleanUp() }
     let location = LocationTag(
@@ -81,7 +82,7 @@ struct ExifTests {
     let path = folder.path + "/photo.jpg"
     try Data(JPEGFile.make(gradient(), metadata: testMetadata(location: location)))
       .write(to: URL(fileURLWithPath: path))
-    let tags = try exiftool(path)
+    let tags = try await exiftool(path)
     #expect(tags["GPS:GPSLatitudeRef"] as? String == latitudeRef)
     #expect(tags["GPS:GPSLongitudeRef"] as? String == longitudeRef)
     #expect(abs((tags["Composite:GPSLatitude"] as? Double ?? 0) - latitude) < 1e-6)
@@ -93,13 +94,13 @@ struct ExifTests {
   }
 
   @Test("Without a location there is no GPS IFD and the description is the look alone")
-  func noLocation() throws {
+  func noLocation() async throws {
     let folder = try TemporaryFolder()
     defer { folder.cleanUp() }
     let path = folder.path + "/photo.jpg"
     try Data(JPEGFile.make(gradient(), metadata: testMetadata())).write(
       to: URL(fileURLWithPath: path))
-    let tags = try exiftool(path)
+    let tags = try await exiftool(path)
     #expect(tags.keys.filter { $0.hasPrefix("GPS:") }.isEmpty, "\(tags.keys.sorted())")
     #expect(tags["IFD0:ImageDescription"] as? String == "Vivid look")
   }

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerTesting
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerJPEG
@@ -34,7 +35,7 @@ struct FullRunTests {
     let file = try #require(photo.file)
     #expect(try folder.contents() == [file.lastPathComponent])
     #expect(photo.filter == .warm)
-    let tags = try exiftool(file.path)
+    let tags = try await exiftool(file.path)
     #expect(tags["IFD0:Model"] as? String == "Scene camera (golden-hour)")
     #expect(
       tags["IFD0:ImageDescription"] as? String
@@ -45,8 +46,8 @@ struct FullRunTests {
     // The light value exiftool computes from our aperture, shutter and ISO is the preset's.
     let lightValue = try #require(tags["Composite:LightValue"] as? Double)
     #expect(abs(lightValue - 11) < 0.5, "\(lightValue)")
-    let djpeg = try runTool("/usr/bin/djpeg", ["-outfile", "/dev/null", file.path])
-    #expect(djpeg.status == 0 && djpeg.error.isEmpty, "djpeg: \(djpeg.error)")
+    let djpeg = try await ChildProcess.run(["djpeg", "-outfile", "/dev/null", file.path])
+    #expect(djpeg.succeeded && djpeg.standardError.isEmpty, "djpeg: \(djpeg.standardError)")
   }
 
   @Test("Cancelled while the photo is being written: no file, partial or temporary")

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerTesting
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerJPEG
@@ -67,10 +68,11 @@ struct OrientationTests {
     try Data(try JPEGFile.make(Self.picture(), metadata: testMetadata())).write(
       to: URL(fileURLWithPath: path))
     // The tag written by an independent tool, and read back by it.
-    let written = try runTool(
-      "/usr/bin/exiftool", ["-n", "-Orientation=\(value)", "-overwrite_original", path])
-    #expect(written.status == 0, "\(written.error)")
-    #expect(try exiftool(path)["IFD0:Orientation"] as? Int == value)
+    let written = try await ChildProcess.run([
+      "exiftool", "-n", "-Orientation=\(value)", "-overwrite_original", path,
+    ])
+    #expect(written.succeeded, "\(written.standardError)")
+    #expect(try await exiftool(path)["IFD0:Orientation"] as? Int == value)
     let frame = try ImageFileCamera<TestClock>.load(path)
     let swapped = value >= 5
     #expect(frame.width == (swapped ? 60 : 90) && frame.height == (swapped ? 90 : 60))
@@ -81,7 +83,7 @@ struct OrientationTests {
     // The photo taken from it is upright and says so.
     let store = PhotoStore(folder: folder)
     let saved = try await store.save(frame, metadata: testMetadata(), variant: nil)
-    let tags = try exiftool(saved.path)
+    let tags = try await exiftool(saved.path)
     #expect(tags["IFD0:Orientation"] as? Int == 1)
     #expect(tags["File:ImageWidth"] as? Int == frame.width)
   }

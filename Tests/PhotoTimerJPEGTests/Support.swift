@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 import Testing
 
 @testable import PhotoTimerJPEG
@@ -48,36 +49,12 @@ func gradient(width: Int = 64, height: Int = 48) -> Frame {
   return frame
 }
 
-/// Runs a tool and returns its exit status and output.
-@discardableResult
-func runTool(
-  _ executable: String, _ arguments: [String]
-) throws -> (
-  status: Int32, output: String, error: String
-) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
-  let out = output.fileHandleForReading.readDataToEndOfFile()
-  let err = error.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (
-    process.terminationStatus, String(decoding: out, as: UTF8.self),
-    String(decoding: err, as: UTF8.self)
-  )
-}
-
 /// The tags exiftool reads from `path`, as numbers where they are numbers (`-n`), keyed
 /// `Group:Tag` (`-G1`).
-func exiftool(_ path: String) throws -> [String: Any] {
-  let result = try runTool("/usr/bin/exiftool", ["-j", "-n", "-G1", "-a", path])
-  #expect(result.status == 0, "exiftool: \(result.error)")
-  let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+func exiftool(_ path: String) async throws -> [String: Any] {
+  let result = try await ChildProcess.run(["exiftool", "-j", "-n", "-G1", "-a", path])
+  #expect(result.succeeded, "exiftool: \(result.standardError)")
+  let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
   let list = try #require(json as? [[String: Any]])
   return try #require(list.first)
 }

@@ -11,13 +11,84 @@ struct ChildProcessTests {
   @Test("A program runs to its end: its output and its real exit status")
   func runs() async throws {
     try await withPlan {
-      let (exit, output) = try await ChildProcess.run([
+      let completion = try await ChildProcess.run([
         "/bin/sh", "-c", "echo out; echo err >&2; exit 3",
       ])
-      #expect(exit == .status(3))
-      #expect(output.contains("out\n"))
-      #expect(output.contains("err\n"))
+      #expect(completion.exit == .status(3))
+      #expect(!completion.succeeded)
+      #expect(completion.output.contains("out\n"))
+      #expect(completion.output.contains("err\n"))
+      #expect(completion.standardOutput == "out\n")
+      #expect(completion.standardError == "err\n")
     }
+  }
+
+  @Test("A program over its time limit is stopped and reaped; the error says so with its output")
+  func timeLimit() async throws {
+    let plan = FaultPlan()
+    await FaultPlan.$current.withValue(plan) {
+      await #expect {
+        _ = try await ChildProcess.run(
+          ["/bin/sh", "-c", "echo waiting; exec sleep 30"], timeLimit: .milliseconds(300))
+      } throws: { error in
+        let exceeded = error as? ChildProcess.TimeLimitExceeded
+        return exceeded?.description.hasPrefix(
+          "`/bin/sh -c echo waiting; exec sleep 30` ran longer than 0.3 seconds and was stopped")
+          == true && exceeded?.output == "waiting\n"
+      }
+    }
+    #expect(Array(plan.children.values) == [.some(.signal(SIGTERM))])
+    #expect(plan.openDescriptors.isEmpty)
+  }
+
+  @Test("A child holds no descriptor it was not handed, close-on-exec or not")
+  func inheritsNothing() async throws {
+    // NB: the way Foundation's Pipe and many host programs open them: no O_CLOEXEC.
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-inherit-\(getpid())"
+    ).path
+    let file = open(path, O_RDWR | O_CREAT, 0o600)
+    defer {
+      close(file)
+      unlink(path)
+    }
+    for descriptor in ends + [file] { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC == 0) }
+    let probe = ends.map(String.init).joined(separator: " ") + " \(file)"
+    let completion = try await ChildProcess.run([
+      "/bin/sh", "-c",
+      "for fd in \(probe); do [ -e /proc/$$/fd/$fd ] && echo held $fd; done; ls /proc/$$/fd",
+    ])
+    #expect(!completion.standardOutput.contains("held"), "\(completion.standardOutput)")
+    // Only 0, 1 and 2 (ls opens one more of its own, for the folder it lists).
+    let listed = completion.standardOutput.split(separator: "\n").compactMap { Int($0) }
+    #expect(listed.filter { $0 > 2 }.count <= 1, "\(listed)")
+
+    // A long-lived child (ffmpeg streaming) runs; the pipe's reader still sees its end once the
+    // write end is closed here.
+    let ffmpeg = try ChildProcess(command: [
+      "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+      "testsrc2=size=64x48:rate=10", "-f", "null", "-",
+    ])
+    let held = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(ffmpeg.pid)/fd"))
+      ?? []
+    let pipeName = try FileManager.default.destinationOfSymbolicLink(
+      atPath: "/proc/self/fd/\(ends[0])")
+    let targets = held.compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(ffmpeg.pid)/fd/\($0)")
+    }
+    #expect(!held.isEmpty)
+    #expect(!targets.contains(pipeName), "ffmpeg holds \(pipeName): \(targets)")
+    #expect(!targets.contains(path), "ffmpeg holds \(path): \(targets)")
+    close(ends[1])
+    var poll = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+    // NB: no wait: the end is there as soon as the last write end is closed.
+    #expect(Glibc.poll(&poll, 1, 0) == 1 && poll.revents & Int16(POLLHUP) != 0)
+    close(ends[0])
+    #expect(ffmpeg.exit == nil, "ffmpeg is still streaming")
+    _ = try await ffmpeg.stop()
+    ffmpeg.closePipes()
   }
 
   @Test("A missing program is posix_spawn failing with ENOENT, with nothing left open")
@@ -35,6 +106,7 @@ struct ChildProcessTests {
       ("pipe", Errno.tooManyOpenFiles), ("posix_spawn", Errno.outOfMemory),
       ("posix_spawn_file_actions_adddup2", Errno.invalidArgument),
       ("posix_spawnattr_setsigmask", Errno.invalidArgument),
+      ("posix_spawn_file_actions_addclosefrom_np", Errno(rawValue: ENOSYS)),
       ("posix_spawn_file_actions_init", Errno.outOfMemory),
     ])
   func spawnFailures(call: String, errno: Errno) async throws {
@@ -74,7 +146,7 @@ struct ChildProcessTests {
   func ignoresTerm() async throws {
     try await withPlan {
       let child = try spinningChild(trap: "trap '' TERM")
-      try awaitReady(child)
+      try await awaitReady(child)
       let started = ContinuousClock.now
       let exit = try await child.stop(grace: .milliseconds(300))
       let took = started.duration(to: .now)
@@ -90,7 +162,7 @@ struct ChildProcessTests {
   func exitsWhileStopped() async throws {
     try await withPlan {
       let child = try spinningChild(trap: "trap 'exit 7' TERM")
-      try awaitReady(child)
+      try await awaitReady(child)
       async let first = child.stop(grace: .seconds(5))
       async let second = child.stop(grace: .seconds(5))
       let (a, b) = try await (first, second)
@@ -133,9 +205,10 @@ struct ChildProcessTests {
   @Test("A program whose own child keeps the pipes open does not keep run waiting")
   func grandchildHoldsPipes() async throws {
     try await withPlan {
-      let (exit, output) = try await ChildProcess.run([
+      let completion = try await ChildProcess.run([
         "/bin/sh", "-c", "echo before; sleep 60 & echo grandchild $!; exit 0",
       ])
+      let (exit, output) = (completion.exit, completion.output)
       #expect(exit == .status(0))
       #expect(output.contains("before"))
       // The grandchild still holds the pipes: run returned without waiting for it.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimer
 import PhotoTimerHarnesses
 import Testing
 
@@ -31,12 +32,16 @@ func spinningChild(trap: String) throws -> ChildProcess {
   try ChildProcess(command: ["/bin/sh", "-c", "\(trap); echo ready; while :; do :; done"])
 }
 
-/// Reads the child's output until it has printed `ready`.
-func awaitReady(_ child: ChildProcess) throws {
-  var seen = ""
-  while !seen.contains("ready") {
-    let bytes = try child.output.read(upTo: 64)
-    try #require(!bytes.isEmpty, "the child ended before it was ready")
-    seen += String(decoding: bytes, as: UTF8.self)
+/// Reads the child's output until it has printed `ready`, on a thread of its own (never a
+/// blocking read on the cooperative pool).
+func awaitReady(_ child: ChildProcess) async throws {
+  let seen = Locked("")
+  let reader = ReaderThread(name: "ready") {
+    while !seen.withLock({ $0.contains("ready") }) {
+      guard let bytes = try? child.output.read(upTo: 64), !bytes.isEmpty else { return }
+      seen.withLock { $0 += String(decoding: bytes, as: UTF8.self) }
+    }
   }
+  await reader.join()
+  try #require(seen.withLock { $0.contains("ready") }, "the child ended before it was ready")
 }

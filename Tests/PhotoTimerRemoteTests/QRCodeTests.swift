@@ -15,7 +15,8 @@ import Testing
       "qr-\(UUID().uuidString).ppm")
     try (Data("P6\n\(width) \(height)\n255\n".utf8) + Data(pixels)).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let (exit, output) = try await ChildProcess.run(["zbarimg", "-q", "--raw", file.path])
+    let completion = try await ChildProcess.run(["zbarimg", "-q", "--raw", file.path])
+    let (exit, output) = (completion.exit, completion.output)
     #expect(exit == .status(0))
     // NB: the output holds zbarimg's stderr too (a D-Bus warning on a machine without one).
     #expect(output.split(separator: "\n").contains(Substring(Self.link)), "\(output)")

@@ -7,11 +7,11 @@ extension ChildProcess {
   ///
   /// - Throws: ``SystemCallError`` (`posix_spawn` with `ENOENT` when the program is missing).
   package static func startWithWake(
-    _ command: [String]
+    _ command: [String], streams: Streams = Streams()
   ) throws(SystemCallError) -> (
     ChildProcess, WakePipe
   ) {
-    let child = try ChildProcess(command: command)
+    let child = try ChildProcess(command: command, streams: streams)
     do {
       return (child, try WakePipe())
     } catch {
@@ -22,24 +22,84 @@ extension ChildProcess {
     }
   }
 
-  /// Runs a program to its end and returns how it ended and everything it printed
-  /// (standard output and standard error together, in order of arrival).
+  /// What a program run to its end printed, and how it ended.
+  package struct Completion: Sendable {
+    /// How it ended.
+    package var exit: Exit
+    /// Its standard output.
+    package var standardOutput: String
+    /// Its standard error.
+    package var standardError: String
+    /// Both, in order of arrival.
+    package var output: String
+
+    /// Whether it exited with status 0.
+    package var succeeded: Bool { exit == .status(0) }
+  }
+
+  /// A program that ran longer than its time limit: it was stopped (SIGTERM, then SIGKILL).
+  package struct TimeLimitExceeded: Error, CustomStringConvertible {
+    /// The program and its arguments.
+    package var command: [String]
+    /// The limit it overran.
+    package var limit: Duration
+    /// What it printed before it was stopped (both streams).
+    package var output: String
+
+    /// `` `exiftool -j photo.jpg` ran longer than 60 seconds and was stopped; it printed: … ``
+    package var description: String {
+      let printed = output.isEmpty ? "nothing" : String(output.suffix(2000))
+      return
+        "`\(command.joined(separator: " "))` ran longer than \(limit) and was stopped; "
+        + "it printed: \(printed)"
+    }
+  }
+
+  /// Runs a program to its end and returns how it ended and everything it printed.
   ///
-  /// The output is read on a thread of its own. Cancelling the task stops the program
-  /// (``terminate(grace:)``) and waits until it has been reaped. A program that leaves a
-  /// child of its own holding the pipes open does not keep this waiting: once the program
-  /// has exited, what is already in the pipes is read and the rest is not waited for.
+  /// Nothing here blocks a thread of Swift's cooperative pool: the output is read on a
+  /// thread of its own and the exit awaited. Cancelling the task stops the program
+  /// (``terminate(grace:)``) and waits until it has been reaped; so does the time limit,
+  /// which then throws ``TimeLimitExceeded`` with what the program printed. A program that
+  /// leaves a child of its own holding the pipes open does not keep this waiting: once the
+  /// program has exited, what is already in the pipes is read and the rest is not waited for.
   ///
-  /// - Parameter command: The program and its arguments.
+  /// ```swift
+  /// let exif = try await ChildProcess.run(["exiftool", "-j", path], timeLimit: .seconds(30))
+  /// guard exif.succeeded else { … exif.standardError … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - command: The program and its arguments.
+  ///   - streams: Descriptors handed over as its standard streams (a terminal, say).
+  ///   - timeLimit: The longest it may run; `nil` for no limit.
+  ///   - received: Called on the reading thread with all of standard output so far, after
+  ///     each chunk (to act on a line as it arrives: the child is there to be signalled).
   /// - Returns: The exit and the output.
   /// - Throws: ``SystemCallError`` (`posix_spawn` with `ENOENT` when the program is
-  ///   missing), `CancellationError` when cancelled.
-  package static func run(_ command: [String]) async throws -> (exit: Exit, output: String) {
-    let (child, wake) = try startWithWake(command)
-    let collected = Locked([UInt8]())
+  ///   missing), ``TimeLimitExceeded``, `CancellationError` when cancelled.
+  package static func run(
+    _ command: [String], streams: Streams = Streams(), timeLimit: Duration? = .seconds(120),
+    received: (@Sendable (ChildProcess, [UInt8]) -> Void)? = nil
+  ) async throws -> Completion {
+    let (child, wake) = try startWithWake(command, streams: streams)
+    let collected = Locked((output: [UInt8](), errors: [UInt8](), both: [UInt8]()))
     let reader = ReaderThread(name: "phototimer.output \(child.pid)") {
-      let bytes = Self.collect([child.output, child.errors], wake: wake)
-      collected.withLock { $0 = bytes }
+      Self.collect([child.output, child.errors], wake: wake) { source, chunk in
+        let output = collected.withLock { bytes in
+          if source == 0 { bytes.output += chunk } else { bytes.errors += chunk }
+          bytes.both += chunk
+          return bytes.output
+        }
+        if source == 0 { received?(child, output) }
+      }
+    }
+    let expired = Locked(false)
+    let limit = timeLimit.map { limit in
+      KillTimer(after: limit) {
+        expired.withLock { $0 = true }
+        child.terminate()
+      }
     }
     let outcome: Result<Exit, SystemCallError> = await withTaskCancellationHandler {
       do throws(SystemCallError) {
@@ -50,23 +110,35 @@ extension ChildProcess {
     } onCancel: {
       child.terminate()
     }
+    limit?.cancel()
     wake.signal()
     await reader.join()
     child.closePipes()
     wake.close()
+    let bytes = collected.withLock { $0 }
+    if let timeLimit, expired.withLock({ $0 }) {
+      throw TimeLimitExceeded(
+        command: command, limit: timeLimit, output: String(decoding: bytes.both, as: UTF8.self))
+    }
     let exit = try outcome.get()
     try Task.checkCancellation()
-    return (exit, String(decoding: collected.withLock { $0 }, as: UTF8.self))
+    return Completion(
+      exit: exit, standardOutput: String(decoding: bytes.output, as: UTF8.self),
+      standardError: String(decoding: bytes.errors, as: UTF8.self),
+      output: String(decoding: bytes.both, as: UTF8.self))
   }
 
   /// Reads `sources` until each has ended, or until `wake` is signalled; then takes what is
-  /// already there without waiting. On a thread of its own.
-  static func collect(_ sources: [FileDescriptor], wake: WakePipe) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var open = sources
+  /// already there without waiting. Hands each chunk to `received` with its source's index.
+  /// On a thread of its own.
+  package static func collect(
+    _ sources: [FileDescriptor], wake: WakePipe, received: (Int, [UInt8]) -> Void
+  ) {
+    var open = Array(sources.indices)
     var draining = false
     while !open.isEmpty {
-      let requests = open.map { ($0, PollEvents.readable) } + [(wake.descriptor, .readable)]
+      let requests =
+        open.map { (sources[$0], PollEvents.readable) } + [(wake.descriptor, .readable)]
       guard
         let ready = try? Poll.wait(
           draining ? Array(requests.dropLast()) : requests, timeout: draining ? .zero : nil)
@@ -81,13 +153,12 @@ extension ChildProcess {
         continue
       }
       for index in readable.reversed() {
-        guard let chunk = try? open[index].read(upTo: 4096), !chunk.isEmpty else {
+        guard let chunk = try? sources[open[index]].read(upTo: 4096), !chunk.isEmpty else {
           open.remove(at: index)
           continue
         }
-        bytes += chunk
+        received(open[index], chunk)
       }
     }
-    return bytes
   }
 }

@@ -1,3 +1,4 @@
+import CPhotoTimerPOSIX
 import Foundation
 import PhotoTimer
 
@@ -8,10 +9,15 @@ import PhotoTimer
 #endif
 
 /// A child process started with `posix_spawn` and an argument array (never a shell), its
-/// standard input on `/dev/null` and its standard output and error on pipes.
+/// standard input on `/dev/null` and its standard output and error on pipes (or on
+/// descriptors handed to it, ``Streams``).
 ///
-/// Every return code of the spawn is checked. The descriptors of this process never leak
-/// into the child: everything this package opens closes on exec.
+/// Every return code of the spawn is checked. A child gets only what it is handed: its
+/// standard streams. Every other descriptor is closed in the child before it starts
+/// (`posix_spawn_file_actions_addclosefrom_np`), whether or not it closes on exec, so a
+/// descriptor that the host program (or Foundation's `Pipe`) opened without `O_CLOEXEC`
+/// never lives on in a camera's ffmpeg: a pipe's reader still sees its end, a closed
+/// socket still disconnects, a deleted file still frees its space.
 ///
 /// One thread of its own waits for the child (`waitid` with `WNOWAIT`, which leaves it a
 /// zombie), then reaps it under the same lock that guards every signal sent to it. So the
@@ -52,6 +58,33 @@ package final class ChildProcess: Sendable {
     var unsignalled = false
   }
 
+  /// The descriptors handed to a child as its standard streams, instead of `/dev/null` for
+  /// input and a pipe for each output. The child gets its own copies; the caller keeps and
+  /// closes its own. An output handed this way reads end-of-file at once on ``output`` or
+  /// ``errors``.
+  package struct Streams: Sendable {
+    /// Standard input; `nil` is `/dev/null`.
+    package var input: FileDescriptor?
+    /// Standard output; `nil` is a pipe read through ``ChildProcess/output``.
+    package var output: FileDescriptor?
+    /// Standard error; `nil` is a pipe read through ``ChildProcess/errors``.
+    package var errors: FileDescriptor?
+
+    /// Streams with the given descriptors.
+    package init(
+      input: FileDescriptor? = nil, output: FileDescriptor? = nil, errors: FileDescriptor? = nil
+    ) {
+      self.input = input
+      self.output = output
+      self.errors = errors
+    }
+
+    /// All three on one descriptor: a pseudo-terminal's slave, say.
+    package static func terminal(_ descriptor: FileDescriptor) -> Streams {
+      Streams(input: descriptor, output: descriptor, errors: descriptor)
+    }
+  }
+
   /// The child's process id.
   package let pid: pid_t
   /// The read end of its standard output.
@@ -63,10 +96,12 @@ package final class ChildProcess: Sendable {
 
   /// Starts `command`: the program (looked up on PATH), then its arguments.
   ///
-  /// - Parameter command: The program and its arguments.
+  /// - Parameters:
+  ///   - command: The program and its arguments.
+  ///   - streams: Descriptors handed over as its standard streams (none by default).
   /// - Throws: ``SystemCallError`` from `pipe2` or a `posix_spawn*` call; `posix_spawn`
   ///   with `ENOENT` when the program is not found.
-  package init(command: [String]) throws(SystemCallError) {
+  package init(command: [String], streams: Streams = Streams()) throws(SystemCallError) {
     guard let executable = command.first, !executable.isEmpty else {
       throw SystemCallError(call: "posix_spawn", errno: .invalidArgument)
     }
@@ -79,7 +114,9 @@ package final class ChildProcess: Sendable {
       throw error
     }
     do {
-      pid = try Self.spawn(executable, command, stdout: out.writeEnd, stderr: err.writeEnd)
+      pid = try Self.spawn(
+        executable, command, input: streams.input, output: streams.output ?? out.writeEnd,
+        errors: streams.errors ?? err.writeEnd)
     } catch {
       out.close()
       err.close()
@@ -98,21 +135,34 @@ package final class ChildProcess: Sendable {
   }
 
   private static func spawn(
-    _ executable: String, _ command: [String], stdout: FileDescriptor, stderr: FileDescriptor
+    _ executable: String, _ command: [String], input: FileDescriptor?, output: FileDescriptor,
+    errors: FileDescriptor
   ) throws(SystemCallError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     try SystemCall.status("posix_spawn_file_actions_init") {
       posix_spawn_file_actions_init(&actions)
     }
     defer { posix_spawn_file_actions_destroy(&actions) }
-    try SystemCall.status("posix_spawn_file_actions_addopen") {
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if let input {
+      try SystemCall.status("posix_spawn_file_actions_adddup2") {
+        posix_spawn_file_actions_adddup2(&actions, input.rawValue, 0)
+      }
+    } else {
+      try SystemCall.status("posix_spawn_file_actions_addopen") {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      }
     }
     try SystemCall.status("posix_spawn_file_actions_adddup2") {
-      posix_spawn_file_actions_adddup2(&actions, stdout.rawValue, 1)
+      posix_spawn_file_actions_adddup2(&actions, output.rawValue, 1)
     }
     try SystemCall.status("posix_spawn_file_actions_adddup2") {
-      posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2)
+      posix_spawn_file_actions_adddup2(&actions, errors.rawValue, 2)
+    }
+    // NB: after the dup2s, which they need open: every other descriptor closes in the child,
+    // close-on-exec or not (a host program's, Foundation's Pipe, a library's). Refusing to
+    // spawn where the C library cannot do this is the point: a leak would hang a reader.
+    try SystemCall.status("posix_spawn_file_actions_addclosefrom_np") {
+      phototimer_spawn_closefrom(&actions, 3)
     }
     var attributes = posix_spawnattr_t()
     try SystemCall.status("posix_spawnattr_init") { posix_spawnattr_init(&attributes) }
@@ -277,9 +327,7 @@ package final class ChildProcess: Sendable {
   /// Returns at once; safe to call more than once and from any thread (a cancellation
   /// handler included).
   ///
-  /// NB: the SIGKILL is a one-shot timer on a queue of its own, not a task: Swift's
-  /// cooperative pool can be saturated by CPU-bound work, and a kill must not wait for it.
-  /// The reaper cancels the timer.
+  /// NB: the SIGKILL is a ``KillTimer``, not a task; the reaper cancels it.
   ///
   /// - Parameter grace: How long the child has to exit after SIGTERM.
   package func terminate(grace: Duration = .milliseconds(200)) {
@@ -287,29 +335,36 @@ package final class ChildProcess: Sendable {
       guard state.exit == nil, !state.unsignalled, !state.terminating else { return }
       state.terminating = true
       _ = try? SystemCall.value("kill") { kill(pid, SIGTERM) }
-      let timer = DispatchSource.makeTimerSource(queue: Self.escalationQueue)
-      let nanoseconds =
-        grace.components.seconds * 1_000_000_000
-        + grace.components.attoseconds / 1_000_000_000
-      timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, nanoseconds))))
-      timer.setEventHandler { [self] in send(SIGKILL) }
-      state.escalation = KillTimer(source: timer)
-      timer.resume()
+      state.escalation = KillTimer(after: grace) { [self] in send(SIGKILL) }
     }
   }
 
-  /// A SIGKILL timer, cancelled when the child is reaped.
+  /// A one-shot timer for a child (a SIGKILL after the grace, a run's time limit), cancelled
+  /// when it is no longer due.
   ///
-  /// NB: @unchecked Sendable: a dispatch source may be cancelled from any thread (libdispatch
-  /// makes `cancel` thread-safe), and nothing else of it is touched after `resume`.
-  private final class KillTimer: @unchecked Sendable {
-    let source: any DispatchSourceTimer
-    init(source: any DispatchSourceTimer) { self.source = source }
-    func cancel() { source.cancel() }
-  }
+  /// NB: a dispatch timer on a serial queue of its own, not a task: Swift's cooperative pool
+  /// can be saturated by CPU-bound work, and a kill must not wait for it. @unchecked Sendable:
+  /// a dispatch source may be cancelled from any thread (libdispatch makes `cancel`
+  /// thread-safe), and nothing else of it is touched after `resume`.
+  final class KillTimer: @unchecked Sendable {
+    private let source: any DispatchSourceTimer
 
-  /// Where SIGKILL timers fire: a serial queue of its own, off the cooperative pool.
-  private static let escalationQueue = DispatchQueue(label: "phototimer.child-escalation")
+    /// Runs `handler` once after `delay`, unless cancelled first.
+    init(after delay: Duration, _ handler: @escaping @Sendable () -> Void) {
+      source = DispatchSource.makeTimerSource(queue: Self.queue)
+      let nanoseconds =
+        delay.components.seconds * 1_000_000_000
+        + delay.components.attoseconds / 1_000_000_000
+      source.schedule(deadline: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+      source.setEventHandler(handler: handler)
+      source.resume()
+    }
+
+    func cancel() { source.cancel() }
+
+    /// Where these timers fire: a serial queue of its own, off the cooperative pool.
+    private static let queue = DispatchQueue(label: "phototimer.child-escalation")
+  }
 
   /// Stops the child (``terminate(grace:)``) and waits until it has been reaped.
   ///
