@@ -108,7 +108,9 @@ struct PhotoTimerCommandTests {
   @Test("--location tags the photo with the named place; --no-location skips the step")
   func location() async throws {
     // NB: 4 s, so the place lookup (over a second in a debug build) is in well before zero.
-    let paris = try await CommandRun.run(["--simulate", "--seconds", "4", "--location", "48.8584,2.2945"])
+    let paris = try await CommandRun.run([
+      "--simulate", "--seconds", "4", "--location", "48.8584,2.2945",
+    ])
     #expect(paris.status == 0)
     #expect(paris.output.contains("location ✓ Paris 16 Passy, Paris, France"))
     #expect(paris.output.contains("place: Paris 16 Passy, Paris, France"))
@@ -154,7 +156,8 @@ struct PhotoTimerCommandTests {
 
   @Test("SIGINT cancels the run cleanly: exit 130, last line says cancelled")
   func interrupt() async throws {
-    let run = try await CommandRun.run(["--simulate", "--seconds", "30"], interruptAfterFirstLine: true)
+    let run = try await CommandRun.run(
+      ["--simulate", "--seconds", "30"], interruptAfterFirstLine: true)
     #expect(run.status == 130)
     #expect(run.output.hasSuffix("Cancelled\n"))
   }

@@ -213,7 +213,9 @@ extension WebDriver {
     let holder = try LoopbackListener(listening: true)
     defer { holder.close() }
     let port = holder.port
-    let run = try await CommandRun.run(["--json", "--remote=127.0.0.1:\(port)", "--camera", "scene"])
+    let run = try await CommandRun.run([
+      "--json", "--remote=127.0.0.1:\(port)", "--camera", "scene",
+    ])
     #expect(run.status == 1)
     #expect(run.error.contains("the remote cannot listen on 127.0.0.1:\(port)"), "\(run.error)")
     #expect(run.error.contains("choose another: --remote=PORT"))

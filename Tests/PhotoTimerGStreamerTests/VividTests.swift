@@ -77,7 +77,8 @@ enum VividRun {
   /// EXIF tags of a photo, read back by exiftool (`-s3`, one per line, in the order asked).
   static func exif(_ file: URL, _ tags: [String]) async throws -> [String: String] {
     let output = try await ChildProcess.run(
-      ["/usr/bin/exiftool", "-s", "-s"] + tags.map { "-\($0)" } + [file.path]).output
+      ["/usr/bin/exiftool", "-s", "-s"] + tags.map { "-\($0)" } + [file.path]
+    ).output
     var values: [String: String] = [:]
     for line in output.split(separator: "\n") {
       let parts = line.split(separator: ":", maxSplits: 1)

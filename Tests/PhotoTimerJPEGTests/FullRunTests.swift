@@ -1,8 +1,8 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
-import PhotoTimerTesting
 import PhotoTimerPOSIX
+import PhotoTimerTesting
 import Testing
 
 @testable import PhotoTimerJPEG

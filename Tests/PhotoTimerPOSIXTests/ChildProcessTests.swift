@@ -71,7 +71,8 @@ struct ChildProcessTests {
       "ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
       "testsrc2=size=64x48:rate=10", "-f", "null", "-",
     ])
-    let held = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(ffmpeg.pid)/fd"))
+    let held =
+      (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(ffmpeg.pid)/fd"))
       ?? []
     let pipeName = try FileManager.default.destinationOfSymbolicLink(
       atPath: "/proc/self/fd/\(ends[0])")

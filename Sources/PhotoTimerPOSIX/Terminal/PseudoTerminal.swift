@@ -29,8 +29,9 @@ package final class PseudoTerminal: Sendable {
     var unlock: Int32 = 0
     var number: UInt32 = 0
     do {
-      try SystemCall.value("ioctl") { ioctl(controller.rawValue, UInt(0x4004_5431), &unlock) }  // TIOCSPTLCK
-      try SystemCall.value("ioctl") { ioctl(controller.rawValue, UInt(0x8004_5430), &number) }  // TIOCGPTN
+      // TIOCSPTLCK (unlock), then TIOCGPTN (the terminal side's number).
+      try SystemCall.value("ioctl") { ioctl(controller.rawValue, UInt(0x4004_5431), &unlock) }
+      try SystemCall.value("ioctl") { ioctl(controller.rawValue, UInt(0x8004_5430), &number) }
       terminal = try FileDescriptor.open("/dev/pts/\(number)", flags: O_RDWR | O_NOCTTY)
     } catch {
       controller.closeQuietly()
