@@ -28,7 +28,7 @@ extension CommandSession {
     case .simulated: "simulation"
     case .scene(let preset): "scene camera (\(preset.name))"
     case .file(let path): "image file \((path as NSString).lastPathComponent)"
-    case .ffmpeg(let input, _): "ffmpeg \(input)"
+    case .ffmpeg(let input, _): "ffmpeg \(CameraAddress.redacted(input))"
     case .v4l2(let path): "webcam \(path)"
     case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
     case .gphoto2: "gphoto2"

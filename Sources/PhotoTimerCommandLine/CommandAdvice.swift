@@ -26,8 +26,9 @@ package enum CommandAdvice {
     case let error as FFmpegError:
       switch error {
       case .notInstalled: " or use --camera scene"
-      case .ended, .noVideo: "; check the input and --ffmpeg-format"
-      case .stalled, .partialFrame, .system: nil
+      // NB: only an input that never opened, for no network reason, may be in the wrong format.
+      case .noVideo: error.streamProblem == nil ? "; check the input and --ffmpeg-format" : nil
+      case .ended, .stalled, .partialFrame, .system: nil
       }
     case let error as GPSDError:
       switch error {

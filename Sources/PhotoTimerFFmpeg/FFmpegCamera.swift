@@ -56,10 +56,15 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
     self.clock = clock
   }
 
-  /// `"ffmpeg"`.
-  public var make: String { "ffmpeg" }
-  /// The input, e.g. `"/dev/video0"`.
-  public var model: String { input }
+  /// Empty for an IP camera (its maker is not known; see ``model``); `"ffmpeg"` for a
+  /// device, a file or a test source.
+  public var make: String { CameraAddress.host(of: input) == nil ? "ffmpeg" : "" }
+  /// `"IP camera (10.0.0.5)"` for a network address (never its user or password), the input
+  /// otherwise, e.g. `"/dev/video0"`. An RTSP camera that names its session names the photo
+  /// (``FFmpegSession/reportedName()``).
+  public var model: String {
+    CameraAddress.host(of: input).map { "IP camera (\($0))" } ?? CameraAddress.redacted(input)
+  }
 
   /// ffmpeg's arguments for this input.
   public var arguments: [String] {
@@ -104,6 +109,8 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     var size: FrameSize?
     var frameInterval = Duration.seconds(1) / 30
     var lastLines: [String] = []
+    /// The input's title (an RTSP session's name), from ffmpeg's first `title :` line.
+    var title: String?
     var closed = false
     var closing: Task<Void, Never>?
   }
@@ -220,6 +227,13 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     let capacity = state.withLock { state -> Int? in
       state.lastLines.append(line)
       if state.lastLines.count > 20 { state.lastLines.removeFirst() }
+      // "title           : Front door" in the input's Metadata block (RTSP: the SDP's s=).
+      if state.title == nil, state.size == nil, line.hasPrefix("title"),
+        let colon = line.firstIndex(of: ":"),
+        line[..<colon].trimmingCharacters(in: .whitespaces) == "title"
+      {
+        state.title = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
       // "Stream #0:0: Video: rawvideo (RGB[24] / 0x18424752), rgb24(pc), 640x480 [SAR 1:1
       // DAR 4:3], q=2-31, 221184 kb/s, 30 fps, 30 tbn" on the output side.
       guard state.size == nil, let announced = FFmpegAnnouncement(line) else { return nil }
@@ -318,6 +332,16 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   func watch() async throws { _ = try await frames.next(after: .max) }
 
   /// The camera's own exposure: ffmpeg reports none, so only the stream's size and rate.
+  /// The name an IP camera's stream gives itself (its RTSP session name), unless it is a
+  /// server's stock phrase such as GStreamer's "Session streamed with GStreamer".
+  func reportedName() async -> CameraName? {
+    guard CameraAddress.host(of: camera.input) != nil,
+      let title = state.withLock({ $0.title }).map({ CameraAddress.redacted($0) }),
+      CameraName.isMeaningful(title)
+    else { return nil }
+    return CameraName(make: "", model: title)
+  }
+
   func ownSettings() async throws -> CameraSettings? {
     let (size, interval) = state.withLock { ($0.size, $0.frameInterval) }
     let mode = size.map { size -> String in

@@ -212,8 +212,6 @@ public struct ExifBlock: Sendable {
     let settings = metadata.settings
     var entries: [Entry] = [
       ascii(EXIF_IFD_0, 0x010E, metadata.imageDescription),
-      ascii(EXIF_IFD_0, 0x010F, metadata.make),
-      ascii(EXIF_IFD_0, 0x0110, metadata.model),
       short(EXIF_IFD_0, 0x0112, [UInt16(clamping: metadata.orientation)]),
       rational(EXIF_IFD_0, 0x011A, [(72, 1)]),
       rational(EXIF_IFD_0, 0x011B, [(72, 1)]),
@@ -234,6 +232,9 @@ public struct ExifBlock: Sendable {
       long(EXIF_IFD_EXIF, 0xA002, [UInt32(clamping: width)]),
       long(EXIF_IFD_EXIF, 0xA003, [UInt32(clamping: height)]),
     ]
+    // NB: no Make or Model rather than an invented one (an IP camera that names no maker).
+    if !metadata.make.isEmpty { entries.append(ascii(EXIF_IFD_0, 0x010F, metadata.make)) }
+    if !metadata.model.isEmpty { entries.append(ascii(EXIF_IFD_0, 0x0110, metadata.model)) }
     // NB: only what the camera gave: a webcam reports no ISO, and none is made up.
     if let iso = settings.iso, iso > 0 {
       entries.append(short(EXIF_IFD_EXIF, 0x8827, [UInt16(clamping: iso)]))

@@ -7,9 +7,10 @@ import PhotoTimerImaging
 /// Opening reads and decodes the file (off the cooperative pool), turned as its EXIF
 /// orientation says (all eight values), so metering, looks and the photo (which records
 /// orientation 1) see it upright. When a JPEG's EXIF records
-/// its exposure (time, f-number, ISO), the scene's brightness is metered from it; otherwise
-/// the picture is assumed to be exposed for EV 10. Previews (the picture scaled to 320
-/// pixels wide) come at ``frameRate`` on the clock, so it settles in a handful of frames.
+/// its exposure (time, f-number, ISO), the scene's brightness is metered from it and the
+/// photo records that exposure; otherwise the picture is assumed to be exposed for EV 10 and
+/// the photo records no exposure at all (nothing invented). Previews (the picture scaled to
+/// 320 pixels wide) come at ``frameRate`` on the clock, so it settles in a handful of frames.
 ///
 /// ```swift
 /// let camera = ImageFileCamera(path: "beach.jpg", clock: ContinuousClock())
@@ -41,12 +42,28 @@ public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Durati
   /// - Throws: ``ImageFileError`` naming the path and what to do.
   public func open() async throws -> any CameraSession {
     let path = path
-    let picture = try await OffPool.run { _ in try Self.load(path) }
-    return ImageFileSession(picture: picture, frameRate: frameRate, clock: clock)
+    let (picture, recorded) = try await OffPool.run { _ in
+      let bytes = try Self.read(path)
+      return (try Self.decode(bytes, path: path), Self.recordedSettings(in: bytes))
+    }
+    return ImageFileSession(
+      picture: picture, recorded: recorded, frameRate: frameRate, clock: clock)
   }
 
   /// Reads, checks and decodes an image file.
   static func load(_ path: String) throws(ImageFileError) -> Frame {
+    try decode(read(path), path: path)
+  }
+
+  /// The exposure a JPEG records, as settings; `nil` for a PNG or a JPEG that records none.
+  static func recordedSettings(in bytes: [UInt8]) -> CameraSettings? {
+    JPEGFile.recordedExposure(in: bytes).map {
+      CameraSettings.recorded(fNumber: $0.fNumber, exposureTime: $0.exposureTime, iso: $0.iso)
+    }
+  }
+
+  /// Reads an image file's bytes, checked to be a regular file of at most ``byteLimit``.
+  static func read(_ path: String) throws(ImageFileError) -> [UInt8] {
     var status = stat()
     guard stat(path, &status) == 0 else {
       if errno == ENOENT || errno == ENOTDIR { throw .missing(path: path) }
@@ -68,7 +85,7 @@ public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Durati
     } catch {
       throw .unreadable(path: path, reason: "\(error.localizedDescription)")
     }
-    return try decode([UInt8](data), path: path)
+    return [UInt8](data)
   }
 
   /// Checks and decodes an image file's bytes (`path` names it in errors), upright.
@@ -98,6 +115,7 @@ public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Durati
 /// An open image-file camera.
 final class ImageFileSession<C: Clock>: CameraSession where C.Duration == Duration {
   private let picture: Frame
+  private let recorded: CameraSettings?
   private let preview: Frame
   private let interval: Duration
   private let clock: C
@@ -106,7 +124,8 @@ final class ImageFileSession<C: Clock>: CameraSession where C.Duration == Durati
   /// The exposure assumed for a picture that does not record one.
   static var assumedExposure: Double { 10 }
 
-  init(picture: Frame, frameRate: Int, clock: C) {
+  init(picture: Frame, recorded: CameraSettings?, frameRate: Int, clock: C) {
+    self.recorded = recorded
     var picture = picture
     picture.exposureEV = picture.exposureEV ?? Self.assumedExposure
     self.picture = picture
@@ -132,6 +151,14 @@ final class ImageFileSession<C: Clock>: CameraSession where C.Duration == Durati
     var frame = picture
     frame.timestamp = opened.duration(to: clock.now)
     return frame
+  }
+
+  /// What the file records, or, when it records no exposure, none at all: the photo then
+  /// carries no f-number, time or ISO (the program's metering would only invent them).
+  func ownSettings() async throws -> CameraSettings? {
+    var settings = recorded ?? .cameraOwn(mode: nil)
+    settings.mode = "\(picture.width)×\(picture.height) image"
+    return settings
   }
 
   func close() async {}

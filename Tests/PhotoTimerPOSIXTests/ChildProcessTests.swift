@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimer
 import Testing
 
 @testable import PhotoTimerPOSIX
@@ -83,9 +84,18 @@ struct ChildProcessTests {
     #expect(!targets.contains(pipeName), "ffmpeg holds \(pipeName): \(targets)")
     #expect(!targets.contains(path), "ffmpeg holds \(path): \(targets)")
     close(ends[1])
-    var poll = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-    // NB: no wait: the end is there as soon as the last write end is closed.
-    #expect(Glibc.poll(&poll, 1, 0) == 1 && poll.revents & Int16(POLLHUP) != 0)
+    // NB: on a thread of its own (never a blocking wait on the pool), bounded: another test's
+    // spawn may hold a copy for the instant before its child's exec.
+    let reader = ends[0]
+    let ended = Locked(false)
+    let waiter = ReaderThread(name: "end-of-file") {
+      var poll = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+      let ready = Glibc.poll(&poll, 1, 10_000)
+      var byte: UInt8 = 0
+      ended.withLock { $0 = ready == 1 && Glibc.read(reader, &byte, 1) == 0 }
+    }
+    await waiter.join()
+    #expect(ended.withLock { $0 }, "the pipe's reader saw no end while ffmpeg ran")
     close(ends[0])
     #expect(ffmpeg.exit == nil, "ffmpeg is still streaming")
     _ = try await ffmpeg.stop()

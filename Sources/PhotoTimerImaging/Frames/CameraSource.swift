@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 
 /// Something that takes pictures: the scene camera, an image file, a webcam, a DSLR.
@@ -38,6 +39,10 @@ public protocol CameraSession: Sendable {
   /// when the camera step's program chooses the exposure (the scene camera). The default is
   /// `nil`.
   func ownSettings() async throws -> CameraSettings?
+  /// The camera's name as its stream gives it (an IP camera's RTSP session name), recorded
+  /// in the photo in place of the source's ``CameraSource/make`` and ``CameraSource/model``;
+  /// `nil` (the default) keeps those.
+  func reportedName() async -> CameraName?
   /// Waits while the stream keeps working; throws why once it fails (the camera unplugged,
   /// its process or pipeline ended). Returns when the session is closed, throws
   /// `CancellationError` when cancelled. The default waits until cancelled.
@@ -56,6 +61,9 @@ extension CameraSession {
     for await _ in stream {}
     throw CancellationError()
   }
+
+  /// `nil`: the source's own make and model.
+  public func reportedName() async -> CameraName? { nil }
 
   /// `nil`: the camera step's program chooses the exposure.
   public func ownSettings() async throws -> CameraSettings? { nil }
@@ -149,5 +157,32 @@ public struct ExposureSettler: Hashable, Sendable {
         return SettleReport(settled: false, frames: brightness.count, preview: preview)
       }
     }
+  }
+}
+
+/// A camera's maker and model, as recorded in a photo's EXIF `Make` and `Model` (an empty
+/// maker is left out).
+public struct CameraName: Hashable, Sendable {
+  /// The maker; empty when not known.
+  public var make: String
+  /// The model.
+  public var model: String
+
+  /// Creates a name.
+  public init(make: String, model: String) {
+    self.make = make
+    self.model = model
+  }
+
+  /// Stock session names that servers give every stream, which name no camera.
+  static let stockNames: Set<String> = [
+    "session streamed with gstreamer", "media presentation", "no name", "unnamed", "stream",
+    "session", "live", "-", "rtsp session", "live555 streaming media",
+  ]
+
+  /// Whether `name` names a camera rather than being empty or a server's stock phrase.
+  public static func isMeaningful(_ name: String) -> Bool {
+    let trimmed = name.trimmingCharacters(in: .whitespaces)
+    return !trimmed.isEmpty && trimmed.count <= 64 && !stockNames.contains(trimmed.lowercased())
   }
 }

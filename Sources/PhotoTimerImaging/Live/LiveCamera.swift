@@ -220,6 +220,8 @@ public final class LiveCamera: CameraSource {
 
     func ownSettings() async throws -> CameraSettings? { try await session.ownSettings() }
 
+    func reportedName() async -> CameraName? { await session.reportedName() }
+
     /// The stream the screen holds: a failure of it is the run's camera lost.
     func watch() async throws { _ = try await camera.frame(after: .max) }
 

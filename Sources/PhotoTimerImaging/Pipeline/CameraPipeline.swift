@@ -172,13 +172,14 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     }
     let frames = try await burst > 1 ? session.burst(count: burst) : [session.capture()]
     let date = now()
+    let name = await session.reportedName() ?? CameraName(make: source.make, model: source.model)
     let look = Look(request.filter)
     var first: URL?
     for (index, frame) in frames.enumerated() {
       let photo = try await look.apply(to: frame)
       guard let sink else { continue }
       let metadata = PhotoMetadata(
-        make: source.make, model: source.model, date: date, timeZone: timeZone,
+        make: name.make, model: name.model, date: date, timeZone: timeZone,
         settings: request.settings, filter: request.filter, location: request.location)
       let variant = index == 0 ? nil : "burst\(index + 1)"
       let file = try await sink.save(photo, metadata: metadata, variant: variant)

@@ -103,7 +103,8 @@ public final class RemoteHub: Sendable {
   ///   - mirrored: Whether the page mirrors the preview.
   ///   - seconds: The count's length the page offers first.
   public init(camera: String, mirrored: Bool, seconds: Int = 5) {
-    self.camera = camera
+    // NB: a phone shows it, so never an address's user or password.
+    self.camera = CameraAddress.redacted(camera)
     self.mirrored = mirrored
     self.seconds = seconds
     (intents, intentsInput) = AsyncStream.makeStream(of: Command.self)
