@@ -12,7 +12,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   case seconds, camera, resolution, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError,
     filter
   case keepOriginal
-  case simulate, sequential, json, beep, noBeep, noColor, burst, interval, count, size, quality
+  case simulate, sequential, json, verbose, beep, noBeep, noColor, burst, interval, count, size
+  case quality
   case frame, noPreview, mirror, noMirror
   case remote
   case help, version
@@ -220,6 +221,11 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--json"], value: nil, help: ["JSON Lines events on stdout instead of the UI"],
         set: .flag { $0.json = true })
+    case .verbose:
+      Declaration(
+        names: ["--verbose"], value: nil,
+        help: ["what the camera's ffmpeg says, on stderr (addresses without", "passwords)"],
+        set: .flag { $0.verbose = true })
     case .beep:
       Declaration(
         names: ["--beep"], value: nil,

@@ -72,6 +72,8 @@ package struct CommandOptions: Equatable {
     package var height = 1080
     package var sequential = false
     package var json = false
+    /// Whether the camera's program's own words (ffmpeg's) go to standard error.
+    package var verbose = false
     package var beep: Bool?
     package var color = true
     /// `--frame`: the preview runs and each count waits for space.

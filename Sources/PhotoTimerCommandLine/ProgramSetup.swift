@@ -7,6 +7,7 @@ import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
+import PhotoTimerPOSIX
 
 /// What both programs build from their options: the camera, the services, the photo store.
 ///
@@ -75,7 +76,13 @@ package enum ProgramSetup {
         preset: preset, width: options.width, height: options.height, clock: clock)
     case .file(let path): return ImageFileCamera(path: path, clock: clock)
     case .ffmpeg(let input, let format):
-      return FFmpegCamera(input: input, format: format, clock: clock)
+      var camera = FFmpegCamera(input: input, format: format, clock: clock)
+      if options.verbose {
+        camera.log = { line in
+          try? FileDescriptor.standardError.writeAll(Array("ffmpeg: \(line)\n".utf8))
+        }
+      }
+      return camera
     case .auto:
       return SceneCamera(
         preset: .daylight, width: options.width, height: options.height, clock: clock)

@@ -19,6 +19,10 @@ import PhotoTimerPOSIX
 public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration {
   /// What ffmpeg reads: a device, a URL, a file or a lavfi graph.
   public var input: String
+  /// Where ffmpeg's own lines go as it says them (its banner, its progress, its errors), each
+  /// with the camera's address shown without user or password; `nil` keeps them (the last
+  /// ones are read for the words of an error, never quoted whole).
+  public var log: (@Sendable (String) -> Void)?
   /// ffmpeg's input format (`-f`), such as `v4l2` or `lavfi`; `nil` lets ffmpeg guess.
   public var format: String?
   /// The ffmpeg program.
@@ -224,6 +228,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
 
   /// One line of ffmpeg's error output: kept, and read for the frame size.
   private func heard(_ line: String) {
+    camera.log?(CameraAddress.redacted(line))
     let capacity = state.withLock { state -> Int? in
       state.lastLines.append(line)
       if state.lastLines.count > 20 { state.lastLines.removeFirst() }

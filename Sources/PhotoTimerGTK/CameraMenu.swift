@@ -1,5 +1,6 @@
 import CGTK
 import Foundation
+import PhotoTimer
 import PhotoTimerCommandLine
 
 /// The camera menu: the cameras found, then "Image file…" and "Stream URL…", which ask for a
@@ -147,7 +148,7 @@ final class CameraMenu {
     case .scene(let preset): "Scene: \(preset.name)"
     case .file(let path): "File: \((path as NSString).lastPathComponent)"
     case .ffmpeg(let input, let format):
-      format == "v4l2" ? "Webcam \(input)" : "Stream \(input)"
+      format == "v4l2" ? "Webcam \(input)" : "Stream \(CameraAddress.redacted(input))"
     case .v4l2(let path): "Webcam \(path)"
     case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
     case .gphoto2: "DSLR (gphoto2)"

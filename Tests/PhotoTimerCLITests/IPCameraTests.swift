@@ -27,11 +27,16 @@ struct IPCameraTests {
       "--camera", camera, "--json", "-s", "1", "--no-location", "-o", output.path,
     ])
     let plain = try await CommandRun.run([
-      "--camera", camera, "-s", "0", "--no-location", "-o", output.path,
+      "--camera", camera, "-s", "0", "--no-location", "-o", output.path, "--verbose",
     ])
     await server.stop()
     #expect(json.status == 0, "\(json.error)")
     #expect(plain.status == 0, "\(plain.error)")
+    // --verbose: ffmpeg's own words, on stderr, with the address shown without its secrets.
+    #expect(
+      plain.error.contains("ffmpeg: Input #0, rtsp, from 'rtsp://127.0.0.1:\(server.port)/cam'"),
+      "\(plain.error)")
+    #expect(!json.error.contains("ffmpeg: "))
     for text in [json.output, json.error, plain.output, plain.error] {
       #expect(!text.contains(Self.password), "\(text)")
       #expect(!text.contains("bob"), "\(text)")

@@ -28,3 +28,12 @@ struct WindowContentTests {
     #expect(content.canCancel == shown.actions.contains(.cancel))
   }
 }
+
+@Suite("The window's camera menu")
+struct CameraMenuNameTests {
+  @Test("A stream's name in the menu shows its address without user or password")
+  @MainActor func redacted() {
+    let name = CameraMenu.name(.ffmpeg("rtsp://bob:s3cret@10.0.0.5/cam?password=x", format: nil))
+    #expect(name == "Stream rtsp://10.0.0.5/cam")
+  }
+}

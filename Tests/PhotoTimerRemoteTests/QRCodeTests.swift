@@ -43,3 +43,12 @@ import Testing
     }
   }
 }
+
+@Suite("The remote's camera name")
+struct RemoteCameraNameTests {
+  @Test("The phone is never told a camera's user or password")
+  func redacted() {
+    let hub = RemoteHub(camera: "ffmpeg rtsp://bob:s3cret@10.0.0.5/cam", mirrored: false)
+    #expect(hub.camera == "ffmpeg rtsp://10.0.0.5/cam")
+  }
+}
