@@ -30,7 +30,7 @@ DESTDIR ?=
 # /usr/local/lib/pkgconfig (not root, no password-less sudo).
 export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: setup build run run-gtk test remote-release lint unit tsan asan fuzz fuzz-smoke docs bench soak stress install clean
+.PHONY: setup build run run-gtk test plain remote-release lint tsan asan fuzz fuzz-smoke docs bench soak stress install clean
 
 setup:
 	@scripts/install-packages.sh
@@ -54,13 +54,17 @@ test: setup
 	SWIFT=$(SWIFT) scripts/check-swiftpm.sh
 	$(MAKE) --no-print-directory lint
 	scripts/test-watchdog.sh
-	$(WATCHDOG) $(PLAIN_LIMIT) -- $(SWIFT) test --skip-build --skip PipeWireTests
-	$(WATCHDOG) $(PIPEWIRE_LIMIT) -- $(SWIFT) test --skip-build --filter PipeWireTests
+	$(MAKE) --no-print-directory plain
 	$(MAKE) --no-print-directory remote-release
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory fuzz-smoke
 	scripts/build-docs.sh
+
+# The debug build's tests (run `make build` or `swift build --build-tests` first).
+plain:
+	$(WATCHDOG) $(PLAIN_LIMIT) -- $(SWIFT) test --skip-build --skip PipeWireTests
+	$(WATCHDOG) $(PIPEWIRE_LIMIT) -- $(SWIFT) test --skip-build --filter PipeWireTests
 
 # The phone's page in chromium against the release `phototimer`, the build `make run` uses:
 # its server's threads race differently when optimized (a hub wait once crashed only there).
@@ -126,10 +130,14 @@ soak: setup
 	$(SWIFT) build -c release $(STRICT)
 	.build/release/phototimer-bench --soak $(SOAK_COUNT)
 
-# The whole suite 20 times in a row with both cores kept busy (flakiness check).
+# The plain, ThreadSanitizer and AddressSanitizer passes STRESS_RUNS times each, each exactly as
+# `make test` runs it (under the watchdog), while a separate hog keeps both cores busy
+# (flakiness check; STRESS_PASSES picks passes).
+STRESS_RUNS ?= 10
+STRESS_PASSES ?= plain tsan asan
 stress: setup
 	$(SWIFT) build --build-tests $(STRICT)
-	scripts/stress.sh 20
+	STRESS_PASSES="$(STRESS_PASSES)" scripts/stress.sh $(STRESS_RUNS)
 
 # Both programs, the desktop entry and the icon.
 install: setup
