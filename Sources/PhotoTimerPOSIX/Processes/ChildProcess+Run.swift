@@ -86,12 +86,13 @@ extension ChildProcess {
     let collected = Locked((output: [UInt8](), errors: [UInt8](), both: [UInt8]()))
     let reader = ReaderThread(name: "phototimer.output \(child.pid)") {
       Self.collect([child.output, child.errors], wake: wake) { source, chunk in
-        let output = collected.withLock { bytes in
+        let output = collected.withLock { bytes -> [UInt8]? in
           if source == 0 { bytes.output += chunk } else { bytes.errors += chunk }
           bytes.both += chunk
-          return bytes.output
+          // NB: a copy only for a caller who watches the output.
+          return source == 0 && received != nil ? bytes.output : nil
         }
-        if source == 0 { received?(child, output) }
+        if let output { received?(child, output) }
       }
     }
     let expired = Locked(false)
