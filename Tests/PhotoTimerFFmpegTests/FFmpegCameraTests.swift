@@ -134,7 +134,7 @@ struct FFmpegCameraTests {
     let pipeline = CameraPipeline(
       source: camera(), sink: PhotoStore(folder: folder), clock: clock)
     let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: 1),
+      configuration: PhotoTimerConfiguration(countdownSeconds: 1, cameraWaitLimit: .seconds(120)),
       services: pipeline.services(location: .disabled(reason: "off")), clock: clock)
     guard case .captured(let photo) = await engine.run(onEvent: { _ in }) else {
       Issue.record("expected a photo")

@@ -95,7 +95,7 @@ final class FeedSession: CameraSession {
   func close() async { camera.closes.withLock { $0 += 1 } }
 }
 
-@Suite("Live camera and preview stream", .timeLimit(.minutes(1)))
+@Suite("Live camera and preview stream", .timeLimit(.minutes(3)))
 struct LiveCameraTests {
   /// Waits until the camera has delivered `count` frames.
   private func delivered(_ camera: LiveCamera, _ count: Int) async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PhotoTimerImaging
 
-@Suite("Settling", .timeLimit(.minutes(1)))
+@Suite("Settling", .timeLimit(.minutes(3)))
 struct SettleTests {
   @Test("Settled means the last frames agree within the tolerance")
   func rule() {

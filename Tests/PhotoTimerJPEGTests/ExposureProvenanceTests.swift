@@ -19,7 +19,7 @@ struct ExposureProvenanceTests {
     let pipeline = CameraPipeline(
       source: source, sink: PhotoStore(folder: folder.url), clock: clock)
     let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: 0),
+      configuration: PhotoTimerConfiguration(countdownSeconds: 0, cameraWaitLimit: .seconds(120)),
       services: pipeline.services(
         location: Preparation(isRequired: false) { throw CancellationError() }),
       clock: clock)

@@ -22,9 +22,11 @@ struct FullRunTests {
       name: "Parkside, San Francisco, United States",
       coordinate: Coordinate(latitude: 37.7694, longitude: -122.4862, altitude: 50))
     // NB: 1 s is shorter than the camera may take to settle under load: the shutter then waits
-    // for the camera, and the look, computed as it settles, is used all the same.
+    // for the camera, and the look, computed as it settles, is used all the same. The wait is
+    // bounded generously: with every suite of the process running at once (AddressSanitizer),
+    // the niced renderer took over 10 s to settle 640×480.
     let engine = PhotoTimerEngine(
-      configuration: PhotoTimerConfiguration(countdownSeconds: 1),
+      configuration: PhotoTimerConfiguration(countdownSeconds: 1, cameraWaitLimit: .seconds(120)),
       services: pipeline.services(location: Preparation(isRequired: false) { location }),
       clock: clock)
     let result = await engine.run { _ in }
