@@ -65,7 +65,7 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   public var make: String { CameraAddress.host(of: input) == nil ? "ffmpeg" : "" }
   /// `"IP camera (10.0.0.5)"` for a network address (never its user or password), the input
   /// otherwise, e.g. `"/dev/video0"`. An RTSP camera that names its session names the photo
-  /// (``FFmpegSession/reportedName()``).
+  /// (its session's `reportedName()`).
   public var model: String {
     CameraAddress.host(of: input).map { "IP camera (\($0))" } ?? CameraAddress.redacted(input)
   }

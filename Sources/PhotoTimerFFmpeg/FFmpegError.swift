@@ -21,7 +21,7 @@ public enum FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
   case system(SystemCallError)
 
   /// What failed, in words, with the camera's address shown without its user or password
-  /// (``CameraAddress/redacted(_:)``).
+  /// (`CameraAddress.redacted(_:)`).
   ///
   /// A camera that went away is described by what happened, read from what ffmpeg said:
   /// the stream ended, the connection was refused or reset, the user or password was
