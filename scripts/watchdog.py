@@ -90,7 +90,11 @@ def main():
         sys.stderr.write("usage: watchdog.py SECONDS -- COMMAND …\n")
         return 2
     limit = float(sys.argv[1])
-    child = subprocess.Popen(sys.argv[3:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    # NB: line-buffered (stdbuf, inherited by the test bundle swift test starts): into a pipe
+    # the test process's lines sit in its buffer, and a killed run would lose exactly the ones
+    # that say which tests started.
+    command = ["stdbuf", "-oL", "-eL"] + sys.argv[3:]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, start_new_session=True)
     running = {}  # name → None, in order of start
     deadline = time.monotonic() + limit
@@ -119,7 +123,7 @@ def main():
             line = raw.decode(errors="replace").rstrip()
             for pattern in STARTED:
                 match = pattern.search(line)
-                if match:
+                if match and match.group("name") != "run":  # "◇ Test run started."
                     running[match.group("name")] = None
             for pattern in ENDED:
                 match = pattern.search(line)
