@@ -7,7 +7,7 @@ import Testing
 @testable import PhotoTimerJPEG
 
 /// Nothing invented in a photo: its EXIF exposure is what the camera reported, or absent.
-@Suite("The exposure a photo records is its camera's", .serialized, .timeLimit(.minutes(1)))
+@Suite("The exposure a photo records is its camera's", .serialized, .timeLimit(.minutes(3)))
 struct ExposureProvenanceTests {
   /// Takes a photo from `source` on the real clock (no count) and reads its EXIF back.
   private func shoot(

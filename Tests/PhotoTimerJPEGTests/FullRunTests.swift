@@ -8,7 +8,7 @@ import Testing
 @testable import PhotoTimerJPEG
 
 /// The whole thing on the real clock: engine, scene camera, metering, filter, JPEG, EXIF.
-@Suite("A full run with the scene camera", .serialized, .timeLimit(.minutes(1)))
+@Suite("A full run with the scene camera", .serialized, .timeLimit(.minutes(3)))
 struct FullRunTests {
   @Test("Produces a valid JPEG that exiftool and libjpeg accept, with the run's metadata")
   func producesPhoto() async throws {

@@ -10,8 +10,10 @@ import PhotoTimer
 ///
 /// The cooperative pool keeps time (the countdown's ticks, the shutter), so it never runs
 /// either kind. The CPU executor's threads are made at start and run at a lower priority
-/// (nice 15) than the pool's, so a tick that falls due while a 12 MP photo is encoded gets a
-/// core at once; short jobs (scaling a preview) go before long ones.
+/// (nice 5) than the pool's, so a tick that falls due while a 12 MP photo is encoded gets a
+/// core at once; short jobs (scaling a preview) go before long ones. NB: not lower: at nice 15
+/// anything else busy on the machine (nice 0) left the camera's renderer a few per cent of a
+/// core, and a count ended with "camera not ready" (CI under AddressSanitizer, `make stress`).
 ///
 /// The work gets a function that says whether the calling task was cancelled; it should
 /// check it between chunks and throw `CancellationError`.
@@ -92,7 +94,7 @@ package enum OffPool {
 package final class CPUExecutor: Sendable {
   /// The process's executor: as many threads as cores (at least two).
   package static let shared = CPUExecutor(
-    threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 15)
+    threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 5)
 
   private final class Queue: @unchecked Sendable {
     // NB: every field is touched under `condition` only.
