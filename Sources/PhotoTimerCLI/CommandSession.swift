@@ -200,7 +200,7 @@ final class CommandSession {
       let time = record(update)
       let shown = presentation(update.snapshot)
       await display.show(shown, after: update, time: time)
-      remote?.publish(shown, after: update, time: time)
+      remote?.publish(presentation(update.snapshot, for: .phone), after: update, time: time)
       return
     case .key(let key):
       pressed(key)
@@ -234,15 +234,20 @@ final class CommandSession {
     let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
     let shown = presentation(model.snapshot)
     await display.show(shown, after: nil, time: now)
-    remote?.publish(shown, after: nil, time: now)
+    remote?.publish(presentation(model.snapshot, for: .phone), after: nil, time: now)
   }
 
-  private func presentation(_ snapshot: PhotoTimerViewModel.Snapshot) -> PhotoTimerPresentation {
-    let over = !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
+  private func presentation(
+    _ snapshot: PhotoTimerViewModel.Snapshot,
+    for audience: PhotoTimerPresentation.Audience = .keyboard
+  ) -> PhotoTimerPresentation {
+    let over =
+      progress.stopping || !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
     // NB: framing begins once the camera is open: until then the screen says it is starting.
     let framing = snapshot.isSessionRunning || progress.cameraStarting ? nil : progress.framing
     return snapshot.presentation(
-      cameraStarting: progress.cameraStarting, isOver: over, framing: framing)
+      cameraStarting: progress.cameraStarting, isOver: over, framing: framing,
+      audience: audience, startsWhenReady: !keepsFraming)
   }
 
   /// What the model's change means for the command: the chart, the outcome, the end.
@@ -303,39 +308,36 @@ final class CommandSession {
     }
   }
 
-  /// A key: what it does depends on whether a session runs.
+  /// A key: the first of its actions the presentation allows now (space takes it now while
+  /// counting, else starts), done as every other front end does it.
   private func pressed(_ key: Key) {
-    let running = model.isSessionRunning
-    switch key {
-    case .go where running: model.takeNow()
-    case .go where progress.cameraStarting:
-      if !keepsFraming { progress.takeNowAtStart = true }
-    case .go where keepsFraming: startSession()
-    case .go: break
-    case .restart: if running { model.restart() }
-    case .cancel, .quit:
-      // NB: with --frame a cancelled count goes back to framing; without, it ends the command.
-      if running {
-        model.cancel()
-      } else if key == .quit || !keepsFraming {
-        stop()
-      }
+    let shown = presentation(model.snapshot)
+    if let action = shown.first(of: key.actions(framing: keepsFraming)) {
+      perform(action, seconds: nil)
     }
   }
 
-  /// A phone's intent: the same as the key, refused when it means nothing now (a second tap
-  /// on Start while the count runs never starts a second run).
+  /// A phone's intent: allowed by the same presentation as the keys, refused with its reason
+  /// otherwise (a second tap on Start while the count runs never starts a second run).
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
-    let unavailable =
-      progress.stopping
-      ? "the program is closing"
-      : progress.cameraStarting ? "the camera is still starting" : nil
-    return RemoteLink.answer(
-      intent, running: model.isSessionRunning, unavailable: unavailable,
-      start: { seconds in
-        if let seconds { model.countdownSeconds = seconds }
-        startSession()
-      }, takeNow: { model.takeNow() }, cancel: { model.cancel() }, restart: { model.restart() })
+    RemoteLink.answer(intent, shown: presentation(model.snapshot, for: .phone)) {
+      perform($0, seconds: $1)
+    }
+  }
+
+  /// Does an action the presentation allows now.
+  private func perform(_ action: PhotoTimerPresentation.Action, seconds: Int?) {
+    switch action {
+    case .start:
+      if let seconds { model.countdownSeconds = seconds }
+      startSession()
+    case .takeNow:
+      // NB: allowed before the count only while the camera opens: it begins at once then.
+      if model.isSessionRunning { model.takeNow() } else { progress.takeNowAtStart = true }
+    case .cancel: model.cancel()
+    case .restart: model.restart()
+    case .quit: stop()
+    }
   }
 
   /// Ends everything: the count, and (with `--frame`) the framing.

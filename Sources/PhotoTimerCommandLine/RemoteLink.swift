@@ -104,36 +104,25 @@ package final class RemoteLink: Sendable {
     }
   }
 
-  /// A phone's intent, answered by the same rules in every front end: an intent that means
-  /// nothing now is refused, in words (a second Start while counting never starts a second
-  /// run); the others are done by the front end's own path for it (its keys, its actions).
+  /// A phone's intent, answered by the one gate every front end asks: the presentation's
+  /// actions. An intent that is not one of them now is refused with the presentation's
+  /// reason (a second Start while counting never starts a second run; take it now after the
+  /// count ended is refused, not silently dropped); the others are done by the front end's
+  /// own path for the action (its keys, its buttons).
   ///
   /// - Parameters:
   ///   - intent: What the phone asks.
-  ///   - running: Whether a count (a session) runs now.
-  ///   - unavailable: Why nothing can be done now (closing, no camera yet), or `nil`.
-  ///   - start: Starts a count, of this many seconds when given.
-  ///   - takeNow: Takes the photo now.
-  ///   - cancel: Cancels the count.
-  ///   - restart: Counts again from the top.
+  ///   - shown: What the front end shows now.
+  ///   - perform: Does an allowed action; a start's length in seconds when the phone chose one.
   /// - Returns: The answer for the phone.
   package static func answer(
-    _ intent: RemoteIntent, running: Bool, unavailable: String?, start: (Int?) -> Void,
-    takeNow: () -> Void, cancel: () -> Void, restart: () -> Void
+    _ intent: RemoteIntent, shown: PhotoTimerPresentation,
+    perform: (PhotoTimerPresentation.Action, _ seconds: Int?) -> Void
   ) -> RemoteReply {
-    if let unavailable { return .refused(unavailable) }
-    switch intent {
-    case .start(let seconds):
-      if running { return .refused("a count is already running") }
-      start(seconds)
-    case .takeNow, .cancel, .restart:
-      guard running else { return .refused("no count is running") }
-      switch intent {
-      case .takeNow: takeNow()
-      case .cancel: cancel()
-      default: restart()
-      }
-    }
+    if let refusal = shown.refusal(of: intent.action) { return .refused(refusal) }
+    var seconds: Int?
+    if case .start(let chosen) = intent { seconds = chosen }
+    perform(intent.action, seconds)
     return .accepted
   }
 

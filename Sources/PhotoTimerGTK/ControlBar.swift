@@ -30,7 +30,6 @@ final class ControlBar {
   private let mirrorCheck: Widget
   private let cameraMenu: Widget
 
-  private static let countdowns = [0, 3, 5, 10]
   private static let looks: [FilterChoice] = [.auto, .none] + PhotoFilter.all.map { .fixed($0) }
 
   /// Builds the bar for `options`, with `cameraMenu` among the choices.
@@ -39,22 +38,24 @@ final class ControlBar {
     choices: Choices
   ) {
     self.cameraMenu = cameraMenu
-    var seconds = Self.countdowns
+    var seconds = PhotoTimerPresentation.countdownChoices
     if !seconds.contains(options.seconds) { seconds.append(options.seconds) }
     seconds.sort()
     countdownChoice = GTK.dropDown(
-      seconds.map { $0 == 0 ? "no count" : "\($0) s" },
+      seconds.map(PhotoTimerPresentation.countdownLabel),
       selected: seconds.firstIndex(of: options.seconds) ?? 0)
     lookChoice = GTK.dropDown(
       Self.looks.map(Self.name), selected: Self.looks.firstIndex(of: options.filter) ?? 0)
     locationCheck = GTK.check("_Location", active: options.location != .off)
     mirrorCheck = GTK.check("_Mirror", active: mirrored)
 
-    let start = GTK.button("_Start", tooltip: "Start the count (space)")
+    // NB: titles from the one table every front end uses; the tooltips name the window's keys.
+    let title = { (action: PhotoTimerPresentation.Action) in "_" + action.title }
+    let start = GTK.button(title(.start), tooltip: "Start the count (space)")
     gtk_widget_add_css_class(start, "suggested-action")
-    let now = GTK.button("_Take it now", tooltip: "Take the photo now (space or Enter)")
-    let cancel = GTK.button("_Cancel", tooltip: "Cancel the run (Esc)")
-    let restart = GTK.button("_Restart", tooltip: "Count again from the start (r)")
+    let now = GTK.button(title(.takeNow), tooltip: "Take the photo now (space or Enter)")
+    let cancel = GTK.button(title(.cancel), tooltip: "Cancel the run (Esc)")
+    let restart = GTK.button(title(.restart), tooltip: "Count again from the start (r)")
     for (button, action) in [
       (start, WindowActions.Name.start), (now, .takeNow), (cancel, .cancel), (restart, .restart),
     ] {

@@ -1,4 +1,5 @@
 import CGTK
+import PhotoTimer
 
 /// The window's intents as GActions (`win.start`, `win.take-now`, …) and the keys that
 /// trigger them.
@@ -10,16 +11,33 @@ import CGTK
 /// capture phase: they are the timer's even when a button has the focus.
 @MainActor
 final class WindowActions {
-  /// An intent of the window.
-  enum Name: String, CaseIterable {
-    case start
-    case takeNow = "take-now"
-    case cancel
-    case restart
+  /// An intent of the window: one of the presentation's actions (its GAction is named by the
+  /// action's wire name, `win.take-now`), or one only the window has.
+  enum Name: Hashable, CaseIterable {
+    /// An action every front end has: enabled exactly when the presentation allows it.
+    case intent(PhotoTimerPresentation.Action)
     /// Back from the photo to the preview.
     case back
-    case openFolder = "open-folder"
-    case quit
+    /// The photo's folder in the file manager.
+    case openFolder
+
+    static let allCases: [Name] =
+      PhotoTimerPresentation.Action.allCases.map(Name.intent) + [.back, .openFolder]
+
+    static var start: Name { .intent(.start) }
+    static var takeNow: Name { .intent(.takeNow) }
+    static var cancel: Name { .intent(.cancel) }
+    static var restart: Name { .intent(.restart) }
+    static var quit: Name { .intent(.quit) }
+
+    /// The GAction's name: `take-now`, `open-folder`.
+    var rawValue: String {
+      switch self {
+      case .intent(let action): action.rawValue
+      case .back: "back"
+      case .openFolder: "open-folder"
+      }
+    }
 
     /// The name a button's `action-name` takes.
     var detailed: String { "win.\(rawValue)" }

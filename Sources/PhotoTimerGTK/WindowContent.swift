@@ -19,10 +19,8 @@ struct WindowContent: Equatable {
   /// Whether the status reads as an error.
   var isError: Bool
   var rows: [Row]
-  var canStart: Bool
-  var canTakeNow: Bool
-  var canCancel: Bool
-  var canRestart: Bool
+  /// What can be done now: the presentation's actions, the one gate.
+  var allowed: [PhotoTimerPresentation.Action]
 
   init(_ shown: PhotoTimerPresentation) {
     count = shown.count.map(String.init)
@@ -33,9 +31,6 @@ struct WindowContent: Equatable {
         step: row.step, mark: row.mark.symbol ?? "", spinning: row.mark == .working,
         text: row.detail + (row.time.map { " · \($0)" } ?? ""))
     }
-    canStart = shown.actions.contains(.start)
-    canTakeNow = shown.actions.contains(.takeNow)
-    canCancel = shown.actions.contains(.cancel)
-    canRestart = shown.actions.contains(.restart)
+    allowed = shown.actions
   }
 }

@@ -15,14 +15,14 @@ extension WindowController {
   /// Performs the window's action `name` (a button, a key).
   func perform(_ name: WindowActions.Name) {
     switch name {
-    case .start: start()
-    case .takeNow: model?.takeNow()
-    case .cancel: model?.cancel()
-    case .restart: restart()
+    case .intent(.start): start()
+    case .intent(.takeNow): model?.takeNow()
+    case .intent(.cancel): model?.cancel()
+    case .intent(.restart): restart()
     case .back: showPreview()
     case .openFolder: openFolder()
     // NB: the window closes itself (it owns the controller).
-    case .quit: break
+    case .intent(.quit): break
     }
   }
 

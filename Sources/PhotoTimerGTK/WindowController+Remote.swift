@@ -54,20 +54,13 @@ extension WindowController {
     remoteFeed = nil
   }
 
-  /// A phone's intent, through the window's own actions; refused when it means nothing now
-  /// (a second Start while counting never starts a second run).
+  /// A phone's intent, through the window's own actions, when the window's presentation
+  /// allows it now (the same gate as its buttons and keys); refused with its reason otherwise.
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
-    RemoteLink.answer(
-      intent, running: model?.isSessionRunning ?? false,
-      unavailable: closing
-        ? "the window is closing"
-        : model == nil || problem != nil
-          ? "the camera is not ready" : nil,
-      start: { seconds in
-        if let seconds { model?.countdownSeconds = seconds }
-        perform(.start)
-      }, takeNow: { perform(.takeNow) }, cancel: { perform(.cancel) },
-      restart: { perform(.restart) })
+    RemoteLink.answer(intent, shown: presentation(for: .phone)) { action, seconds in
+      if let seconds { model?.countdownSeconds = seconds }
+      perform(.intent(action))
+    }
   }
 
   /// Publishes a run's event to the remote: its `--json` line, and the photo.
@@ -76,7 +69,7 @@ extension WindowController {
     let time = event.offset
     remote.hub.publish(eventLine: event.jsonLine(time: time, activity: model.activity))
     if case .captured(let photo) = event.kind, let file = photo.file {
-      remote.hub.addPhoto(path: file.path, summary: model.presentation().summary)
+      remote.hub.addPhoto(path: file.path, summary: model.presentation(audience: .phone).summary)
     }
   }
 }

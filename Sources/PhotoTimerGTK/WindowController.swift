@@ -259,23 +259,31 @@ final class WindowController {
     }
   }
 
+  /// What the window shows now, in the words of `audience` (the phone's page reads the same
+  /// moment in its own words).
+  func presentation(for audience: PhotoTimerPresentation.Audience) -> PhotoTimerPresentation {
+    guard let model else {
+      return PhotoTimerPresentation(
+        state: PhotoTimerState(), context: .init(cameraStarting: true, audience: audience))
+    }
+    return model.presentation(problem: problem, isOver: closing, audience: audience)
+  }
+
   /// Everything on screen from the model's presentation.
   func render() {
     let status = model?.status ?? .idle
     let running = status.isRunning
-    let shown =
-      model?.presentation(problem: problem)
-      ?? PhotoTimerPresentation(state: PhotoTimerState(), context: .init(cameraStarting: true))
-    remote?.hub.publish(shown)
+    let shown = presentation(for: .keyboard)
+    remote?.hub.publish(presentation(for: .phone))
     let content = WindowContent(shown)
     views.preview.render(content)
     views.controls.render(content, running: running)
     // The actions: what the presentation says can be done now (the buttons follow them).
+    // NB: quit stays enabled: closing the window is always possible (it cancels a run).
     let actions = views.actions
-    actions.setEnabled(.start, content.canStart)
-    actions.setEnabled(.takeNow, content.canTakeNow)
-    actions.setEnabled(.cancel, content.canCancel)
-    actions.setEnabled(.restart, content.canRestart)
+    for action in PhotoTimerPresentation.Action.allCases where action != .quit {
+      actions.setEnabled(.intent(action), content.allowed.contains(action))
+    }
     actions.setEnabled(.back, showingPhoto && !running)
     actions.setEnabled(.openFolder, views.photo.photo?.file != nil)
 

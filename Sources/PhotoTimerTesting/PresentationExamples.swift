@@ -49,6 +49,12 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
     return [
       PresentationExample(
         name: "camera starting", state: PhotoTimerState(), context: .init(cameraStarting: true)),
+      PresentationExample(
+        name: "camera starting, the count starts itself", state: PhotoTimerState(),
+        context: .init(cameraStarting: true, startsWhenReady: true)),
+      PresentationExample(
+        name: "camera did not open", state: PhotoTimerState(),
+        context: .init(problem: "camera failed: no image file at /nowhere.jpg")),
       PresentationExample(name: "ready to frame", state: PhotoTimerState(), context: .init()),
       PresentationExample(
         name: "counting, steps running",

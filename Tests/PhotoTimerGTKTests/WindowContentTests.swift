@@ -23,9 +23,7 @@ struct WindowContentTests {
       #expect(item.spinning == (row.mark == .working))
       #expect(item.mark == (row.mark.symbol ?? ""))
     }
-    #expect(content.canStart == shown.actions.contains(.start))
-    #expect(content.canTakeNow == shown.actions.contains(.takeNow))
-    #expect(content.canCancel == shown.actions.contains(.cancel))
+    #expect(content.allowed == shown.actions)
   }
 }
 

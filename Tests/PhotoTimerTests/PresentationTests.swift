@@ -33,11 +33,29 @@ struct PresentationTests {
   static let expected: [String: [String]] = [
     "ready to frame": [
       "count -",
-      "status [plain] Frame the shot, then press space to start",
+      "status [plain] Frame the shot, then press space to count",
       "row camera [pending] ",
       "row location [pending] ",
       "row filter [pending] ",
       "actions start, quit",
+      "animating false",
+    ],
+    "camera starting, the count starts itself": [
+      "count -",
+      "status [busy] Starting the camera…",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "actions take it now, quit",
+      "animating true",
+    ],
+    "camera did not open": [
+      "count -",
+      "status [failure] camera failed: no image file at /nowhere.jpg",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "actions quit",
       "animating false",
     ],
     "camera starting": [
@@ -110,7 +128,7 @@ struct PresentationTests {
     ],
     "cancelled": [
       "count -",
-      "status [plain] Cancelled: press space to start again",
+      "status [plain] Cancelled: press space to count again",
       "row camera [stopped] stopped",
       "row location [stopped] stopped",
       "row filter [stopped] stopped",
@@ -160,4 +178,39 @@ struct PresentationTests {
       "animating false",
     ],
   ]
+}
+
+/// The phone's page reads the same moments in a phone's words: taps, not keys, and a photo's
+/// name, never a path of the computer that took it.
+@Suite("The presentation in a phone's words")
+struct PhoneWordsTests {
+  @Test(
+    "No moment mentions a key or the computer's photo folder", arguments: PresentationExample.all)
+  func phone(_ example: PresentationExample) {
+    var context = example.context
+    context.audience = .phone
+    let shown = PhotoTimerPresentation(state: example.state, context: context)
+    let words = [shown.status.text] + shown.summary.map(\.value)
+    for line in words {
+      for key in ["press", "space", "key"] {
+        #expect(!line.localizedCaseInsensitiveContains(key), "\(example.name): \(line)")
+      }
+      #expect(!line.contains("/tmp/photos"), "\(example.name): \(line)")
+    }
+    // The same moment, the same state of things: only the words differ.
+    #expect(shown.actions == example.presentation.actions)
+    #expect(shown.checklist == example.presentation.checklist)
+  }
+
+  @Test("The phone is told to tap, and sees the photo's name")
+  func words() {
+    let ready = PhotoTimerPresentation(state: PhotoTimerState(), context: .init(audience: .phone))
+    #expect(ready.status.text == "Frame the shot, then tap Start to count")
+    let captured = PresentationExample.all.first { $0.name == "captured" }
+    var context = captured?.context ?? .init()
+    context.audience = .phone
+    let shown = PhotoTimerPresentation(state: captured?.state ?? .init(), context: context)
+    #expect(shown.status.text == "Saved IMG_1.jpg")
+    #expect(shown.summary.first?.value == "IMG_1.jpg")
+  }
 }

@@ -30,6 +30,11 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     public var note: String?
     /// A time-lapse waits for its next shot: the session goes on after this photo.
     public var betweenShots: Bool
+    /// Who reads the screen: a keyboard's user (keys, paths) or a phone's (taps, names).
+    public var audience: Audience
+    /// The count starts by itself once the camera is open (the command without `--frame`):
+    /// while it opens, take it now is allowed, and done as soon as the count begins.
+    public var startsWhenReady: Bool
 
     /// Creates a context; by default a ready camera and no run yet.
     ///
@@ -41,11 +46,15 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     ///   - framing: Framing between counts.
     ///   - note: A restart, a time-lapse shot.
     ///   - betweenShots: A time-lapse waits for its next shot.
+    ///   - audience: Who reads the screen; the keyboard's user by default.
+    ///   - startsWhenReady: The count starts by itself once the camera is open.
     public init(
       cameraStarting: Bool = false, problem: String? = nil, hasRun: Bool = false,
       isOver: Bool = false, framing: Framing? = nil, note: String? = nil,
-      betweenShots: Bool = false
+      betweenShots: Bool = false, audience: Audience = .keyboard, startsWhenReady: Bool = false
     ) {
+      self.audience = audience
+      self.startsWhenReady = startsWhenReady
       self.cameraStarting = cameraStarting
       self.problem = problem
       self.hasRun = hasRun
@@ -151,18 +160,50 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     public var time: String?
   }
 
-  /// Something the user can do now.
-  public enum Action: Hashable, Sendable, CaseIterable {
+  /// Who reads a screen, and so the words it takes.
+  public enum Audience: Hashable, Sendable {
+    /// The terminal and the window: keys (`press space to start`) and the computer's paths.
+    case keyboard
+    /// The phone page: taps (`tap Start`), and a photo's name, never a path of the computer.
+    case phone
+
+    /// How to ask for `action` on this screen: `press space`, `tap Start`.
+    public func prompt(_ action: Action) -> String {
+      switch self {
+      case .keyboard: "press \(action.key)"
+      case .phone: "tap \(action.title)"
+      }
+    }
+  }
+
+  /// Something the user can do now: the one list of intents every front end maps its keys,
+  /// buttons and requests to. The raw value is the intent's name on the wire and in GActions
+  /// (`take-now`).
+  public enum Action: String, Hashable, Sendable, CaseIterable {
     /// Start the count.
     case start
     /// End the count and take the photo at once.
-    case takeNow
+    case takeNow = "take-now"
     /// Cancel the run.
     case cancel
     /// Cancel the run and start it again.
     case restart
     /// Leave.
     case quit
+
+    /// The action on a button: `Take it now`.
+    public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
+
+    /// The key that asks for it in the terminal and the window (the window also takes Esc
+    /// for cancel and Ctrl+Q for quit): `space`, `c`, `r`, `q`.
+    public var key: String {
+      switch self {
+      case .start, .takeNow: "space"
+      case .cancel: "c"
+      case .restart: "r"
+      case .quit: "q"
+      }
+    }
 
     /// What the action does, in a few words: `take it now`.
     public var label: String {
@@ -174,6 +215,15 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
       case .quit: "quit"
       }
     }
+  }
+
+  /// The countdowns a front end offers to choose from, in seconds (0: no count); a front end
+  /// adds the one in use when it is not among them.
+  public static let countdownChoices = [0, 3, 5, 10]
+
+  /// A countdown choice in words: `no count`, `5 s`.
+  public static func countdownLabel(_ seconds: Int) -> String {
+    seconds == 0 ? "no count" : "\(seconds) s"
   }
 
   /// One line of a photo's summary: `settings  f/2.8 · 1/60 s · ISO 400`.
@@ -192,8 +242,11 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
   public var status: Status
   /// The three preparations, in order.
   public var checklist: [Row]
-  /// What the user can do now, in the order hints show them.
+  /// What the user can do now, in the order hints show them: the one gate every front end
+  /// asks (``refusal(of:)`` says why another is not).
   public var actions: [Action]
+  /// Why each action not in ``actions`` cannot be done now.
+  private var refusals: [Action: String]
   /// A restart or a time-lapse shot, if one is the latest news.
   public var note: String?
   /// The photo taken, summarised; empty until there is one.
@@ -220,8 +273,9 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
       Self.row(step, state: state, started: started && context.framing == nil, over: context.isOver)
     }
     actions = Self.actions(state.status, context: context)
+    refusals = Self.refusals(state.status, context: context, allowed: actions)
     if case .captured(let photo) = state.status {
-      summary = Self.summary(of: photo)
+      summary = Self.summary(of: photo, audience: context.audience)
     } else {
       summary = []
     }
@@ -233,15 +287,16 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
 extension PhotoTimerPresentation {
   private static func status(of state: PhotoTimerState, context: Context) -> Status {
     if let problem = context.problem { return Status(text: problem, tone: .failure) }
-    if let framing = context.framing { return framingStatus(framing) }
+    if let framing = context.framing { return framingStatus(framing, audience: context.audience) }
     switch state.status {
     case .idle:
       if context.cameraStarting { return Status(text: "Starting the camera…", tone: .busy) }
+      let start = context.audience.prompt(.start)
       if context.hasRun {
-        let text = context.isOver ? "Cancelled" : "Cancelled: press space to start again"
+        let text = context.isOver ? "Cancelled" : "Cancelled: \(start) to count again"
         return Status(text: text, tone: .plain)
       }
-      return Status(text: "Frame the shot, then press space to start", tone: .plain)
+      return Status(text: "Frame the shot, then \(start) to count", tone: .plain)
     case .counting(let remaining) where remaining > 0:
       return Status(text: "Counting down: \(remaining)", tone: .plain)
     case .counting:
@@ -252,14 +307,15 @@ extension PhotoTimerPresentation {
     case .capturing:
       return Status(text: "Taking the photo…", tone: .busy)
     case .captured(let photo):
-      return Status(text: photo.file.map { "Saved \($0.path)" } ?? "Photo taken", tone: .success)
+      let name = context.audience == .phone ? photo.file?.lastPathComponent : photo.file?.path
+      return Status(text: name.map { "Saved \($0)" } ?? "Photo taken", tone: .success)
     case .failed(let failure):
       return Status(text: sentence(failure.message, ellipsis: false), tone: .failure)
     }
   }
 
-  private static func framingStatus(_ framing: Framing) -> Status {
-    var text = "Framing: press space to start the count"
+  private static func framingStatus(_ framing: Framing, audience: Audience) -> Status {
+    var text = "Framing: \(audience.prompt(.start)) to start the count"
     if let file = framing.lastFile {
       text += " · ✓ \(framing.photos) taken, last \(file)"
     }
@@ -302,19 +358,64 @@ extension PhotoTimerPresentation {
     return row
   }
 
+  /// Why `action` cannot be done now, in words (`a count is already running`), or `nil` when
+  /// it can: what a remote is answered, what a refused key would say.
+  public func refusal(of action: Action) -> String? {
+    actions.contains(action) ? nil : refusals[action] ?? "not now"
+  }
+
+  /// The first of `candidates` that can be done now: a key or a shortcut that serves two
+  /// intents in turn (space takes it now while counting, else starts).
+  public func first(of candidates: [Action]) -> Action? {
+    candidates.first { actions.contains($0) }
+  }
+
+  private static func refusals(
+    _ status: PhotoTimerStatus, context: Context, allowed: [Action]
+  ) -> [Action: String] {
+    var reasons: [Action: String] = [:]
+    for action in Action.allCases where !allowed.contains(action) {
+      reasons[action] = refusal(action, status, context: context)
+    }
+    return reasons
+  }
+
+  private static func refusal(
+    _ action: Action, _ status: PhotoTimerStatus, context: Context
+  )
+    -> String
+  {
+    if context.isOver { return "the program is closing" }
+    if context.betweenShots { return "a time-lapse is waiting for its next shot: cancel it first" }
+    switch (action, status) {
+    case (.quit, _): return "a run is going: cancel it first"
+    case (.start, .counting): return "a count is already running"
+    case (.start, .waiting), (.start, .capturing): return "a photo is being taken"
+    case (.takeNow, .waiting), (.takeNow, .capturing):
+      return "the count is over: the photo is being taken"
+    case (.start, _):
+      if let problem = context.problem { return "the camera is not ready: \(problem)" }
+      return "the camera is still starting"
+    case (.takeNow, _), (.cancel, _), (.restart, _): return "no count is running"
+    }
+  }
+
   private static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
     if context.isOver { return [] }
     if context.betweenShots { return [.cancel] }
     switch status {
     case .counting: return [.takeNow, .cancel, .restart]
     case .waiting, .capturing: return [.cancel, .restart]
+    case .idle where context.cameraStarting && context.startsWhenReady && !context.hasRun:
+      return [.takeNow, .quit]
     case .idle, .captured, .failed:
       let canStart = !context.cameraStarting && context.problem == nil
       return (canStart ? [.start] : []) + [.quit]
     }
   }
 
-  private static func summary(of photo: CapturedPhoto) -> [SummaryRow] {
+  private static func summary(of photo: CapturedPhoto, audience: Audience) -> [SummaryRow] {
+    let file = audience == .phone ? photo.file?.lastPathComponent : photo.file?.path
     var look = photo.filter.description
     if case .succeeded(.filter(let suggestion))? = photo.report(for: .filter)?.outcome,
       !suggestion.reason.isEmpty
@@ -322,7 +423,7 @@ extension PhotoTimerPresentation {
       look += " (\(suggestion.reason))"
     }
     return [
-      SummaryRow(label: "file", value: photo.file?.path ?? "none (simulation)"),
+      SummaryRow(label: "file", value: file ?? "none (simulation)"),
       SummaryRow(label: "settings", value: photo.settings.description, note: photo.settingsNote),
       SummaryRow(
         label: "place",

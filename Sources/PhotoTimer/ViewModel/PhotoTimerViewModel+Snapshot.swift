@@ -34,10 +34,13 @@ extension PhotoTimerViewModel {
     ///   - problem: Why nothing can start, if anything.
     ///   - isOver: Nothing more will happen (the program is ending).
     ///   - framing: Framing between counts, when the front end frames before each count.
+    ///   - audience: Who reads it: the keyboard's user, or a phone.
+    ///   - startsWhenReady: The count starts by itself once the camera is open.
     /// - Returns: What every front end draws.
     public func presentation(
       cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
-      framing: PhotoTimerPresentation.Framing? = nil
+      framing: PhotoTimerPresentation.Framing? = nil,
+      audience: PhotoTimerPresentation.Audience = .keyboard, startsWhenReady: Bool = false
     ) -> PhotoTimerPresentation {
       var betweenShots = false
       if isSessionRunning, case .captured = state.status { betweenShots = true }
@@ -45,7 +48,8 @@ extension PhotoTimerViewModel {
         state: state,
         context: .init(
           cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
-          framing: framing, note: note, betweenShots: betweenShots))
+          framing: framing, note: note, betweenShots: betweenShots, audience: audience,
+          startsWhenReady: startsWhenReady))
     }
   }
 

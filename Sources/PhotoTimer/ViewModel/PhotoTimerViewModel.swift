@@ -200,13 +200,16 @@ public final class PhotoTimerViewModel {
   ///   - problem: Why nothing can start, if anything.
   ///   - isOver: Nothing more will happen (the program is ending).
   ///   - framing: Framing between counts, when the front end frames before each count.
+  ///   - audience: Who reads it: the keyboard's user, or a phone.
   /// - Returns: What every front end draws.
   public func presentation(
     cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
-    framing: PhotoTimerPresentation.Framing? = nil
+    framing: PhotoTimerPresentation.Framing? = nil,
+    audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
     snapshot.presentation(
-      cameraStarting: cameraStarting, problem: problem, isOver: isOver, framing: framing)
+      cameraStarting: cameraStarting, problem: problem, isOver: isOver, framing: framing,
+      audience: audience)
   }
 
   /// This moment of the model as a value.

@@ -13,20 +13,10 @@ struct ScreenText {
 
   /// The header: name, camera, the latest note, the key hints.
   func header() -> String {
-    let keys = presentation.actions.map { "\(Self.key(for: $0)) \($0.label)" }
+    let keys = presentation.actions.map { "\($0.key) \($0.label)" }
     let hints = keys.isEmpty ? "" : "   " + keys.joined(separator: " · ")
     return paint("phototimer", "1") + "  ·  " + title
       + (presentation.note.map { "  ·  \($0)" } ?? "") + paint(hints, "2")
-  }
-
-  /// The terminal's key for an action.
-  static func key(for action: PhotoTimerPresentation.Action) -> String {
-    switch action {
-    case .start, .takeNow: "space"
-    case .cancel: "c"
-    case .restart: "r"
-    case .quit: "q"
-    }
   }
 
   /// The status line under the count: the count itself while counting.

@@ -58,7 +58,19 @@ enum Key: Equatable {
   case quit
   /// Space or Enter: take it now, or start while framing.
   case go
+  /// r: count again from the top.
   case restart
+
+  /// The actions the key asks for, the first one allowed now: space takes it now while
+  /// counting, else starts; c cancels a count, and without framing ends the command.
+  func actions(framing: Bool) -> [PhotoTimerPresentation.Action] {
+    switch self {
+    case .go: [.takeNow, .start]
+    case .restart: [.restart]
+    case .quit: [.cancel, .quit]
+    case .cancel: framing ? [.cancel] : [.cancel, .quit]
+    }
+  }
 
   /// The keys in what a terminal sent at once; an escape sequence (an arrow: ESC [ A) is
   /// not the Esc key.

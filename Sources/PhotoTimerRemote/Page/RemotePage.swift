@@ -1,3 +1,5 @@
+import PhotoTimer
+
 /// The remote's page: plain HTML, CSS and JavaScript compiled into the binary (no CDN, no
 /// framework, no build step), for a phone held upright and usable on a desktop browser.
 ///
@@ -7,6 +9,20 @@
 /// ("reconnecting…", "camera busy", "the program was closed"). Its state is readable by
 /// tests as `window.phototimer`.
 package enum RemotePage {
+  /// The countdown choices, from the table every front end uses.
+  private static let countdownButtons = PhotoTimerPresentation.countdownChoices.map {
+    #"<button data-seconds="\#($0)" role="radio">\#(PhotoTimerPresentation.countdownLabel($0))</button>"#
+  }.joined(separator: "\n          ")
+
+  /// A button per intent a phone can send, titled from the same table (the primary one, start
+  /// or take it now, coloured).
+  private static let actionButtons = RemoteIntent.actions.map { action in
+    let primary = action == .start || action == .takeNow ? #" class="primary""# : ""
+    return
+      #"<button id="\#(action.rawValue)"\#(primary) data-intent="\#(action.rawValue)" disabled>"#
+      + "\(action.title)</button>"
+  }.joined(separator: "\n          ")
+
   /// The page.
   package static let html = #"""
     <!doctype html>
@@ -35,15 +51,10 @@ package enum RemotePage {
         <p id="note" hidden></p>
         <ul id="checklist"></ul>
         <div id="seconds" role="radiogroup" aria-label="countdown">
-          <button data-seconds="3" role="radio">3 s</button>
-          <button data-seconds="5" role="radio">5 s</button>
-          <button data-seconds="10" role="radio">10 s</button>
+          \#(countdownButtons)
         </div>
         <div id="actions">
-          <button id="start" class="primary" data-intent="start" disabled>Start</button>
-          <button id="take-now" class="primary" data-intent="take-now" disabled>Take it now</button>
-          <button id="cancel" data-intent="cancel" disabled>Cancel</button>
-          <button id="restart" data-intent="restart" disabled>Restart</button>
+          \#(actionButtons)
         </div>
       </section>
       <section id="photo" hidden>

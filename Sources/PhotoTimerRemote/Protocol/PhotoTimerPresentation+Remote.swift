@@ -29,7 +29,7 @@ extension PhotoTimerPresentation {
       return item.text
     }
     object.addRaw("checklist", "[" + rows.joined(separator: ",") + "]")
-    let names = actions.map { JSONObject.quote(Self.name($0)) }
+    let names = actions.map { JSONObject.quote($0.rawValue) }
     object.addRaw("actions", "[" + names.joined(separator: ",") + "]")
     if let note { object.add("note", note) } else { object.addRaw("note", "null") }
     object.addRaw("summary", Self.remoteJSON(summary))
@@ -47,17 +47,6 @@ extension PhotoTimerPresentation {
       return item.text
     }
     return "[" + rows.joined(separator: ",") + "]"
-  }
-
-  /// An action's name in the API: the path of its POST (`take-now`).
-  package static func name(_ action: Action) -> String {
-    switch action {
-    case .start: "start"
-    case .takeNow: "take-now"
-    case .cancel: "cancel"
-    case .restart: "restart"
-    case .quit: "quit"
-    }
   }
 
   private static func name(_ tone: Tone) -> String {

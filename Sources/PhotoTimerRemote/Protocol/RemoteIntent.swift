@@ -1,3 +1,5 @@
+import PhotoTimer
+
 /// What a remote asks the program to do: the same intents as the keys and the buttons.
 public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
   /// Start the count; `seconds` chooses its length, else the program's own.
@@ -12,13 +14,31 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
   /// The longest count a remote may ask for.
   public static let secondsRange = 0...600
 
-  /// The intent's name in the API: `start`, `take-now`, `cancel`, `restart`.
-  public var description: String {
+  /// The intents a remote can send: every action but quit (a phone does not close the
+  /// program).
+  public static let actions = PhotoTimerPresentation.Action.allCases.filter { $0 != .quit }
+
+  /// The action the intent asks for, as every front end names it.
+  public var action: PhotoTimerPresentation.Action {
     switch self {
-    case .start: "start"
-    case .takeNow: "take-now"
-    case .cancel: "cancel"
-    case .restart: "restart"
+    case .start: .start
+    case .takeNow: .takeNow
+    case .cancel: .cancel
+    case .restart: .restart
+    }
+  }
+
+  /// The intent's name in the API: the action's (`start`, `take-now`, `cancel`, `restart`).
+  public var description: String { action.rawValue }
+
+  /// The intent for `action` (a start of the program's own length), or `nil` for quit.
+  public init?(_ action: PhotoTimerPresentation.Action) {
+    switch action {
+    case .start: self = .start(seconds: nil)
+    case .takeNow: self = .takeNow
+    case .cancel: self = .cancel
+    case .restart: self = .restart
+    case .quit: return nil
     }
   }
 }

@@ -148,8 +148,8 @@ package struct RemoteRouter: Sendable {
     return .serve(.intent(.start(seconds: seconds)), head: false)
   }
 
-  private static let intents: [String: RemoteIntent] = [
-    "/api/start": .start(seconds: nil), "/api/take-now": .takeNow, "/api/cancel": .cancel,
-    "/api/restart": .restart,
-  ]
+  private static let intents: [String: RemoteIntent] = Dictionary(
+    uniqueKeysWithValues: RemoteIntent.actions.compactMap { action in
+      RemoteIntent(action).map { ("/api/\(action.rawValue)", $0) }
+    })
 }
