@@ -8,8 +8,8 @@ import PhotoTimerRemote
 extension CommandSession {
   func makeDisplay(_ sink: any OutputSink) -> any CommandDisplay {
     switch screen.mode {
-    case .json: return JSONDisplay(sink: sink)
-    case .plain: return PlainDisplay(sink: sink)
+    case .json: return JSONDisplay(sink: sink, camera: identity)
+    case .plain: return PlainDisplay(sink: sink, camera: identity)
     case .live:
       return LiveDisplay(
         title: title, color: options.color, beep: options.beep ?? true, sink: sink,
@@ -23,18 +23,8 @@ extension CommandSession {
     return "\(cameraName) · remote \(remote.links.first ?? "")"
   }
 
-  var cameraName: String {
-    switch options.camera {
-    case .simulated: "simulation"
-    case .scene(let preset): "scene camera (\(preset.name))"
-    case .file(let path): "image file \((path as NSString).lastPathComponent)"
-    case .ffmpeg(let input, _): "ffmpeg \(CameraAddress.redacted(input))"
-    case .v4l2(let path): "webcam \(path)"
-    case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
-    case .gphoto2: "gphoto2"
-    case .auto: "scene camera (daylight)"
-    }
-  }
+  /// The camera's name for the header and the phone's page.
+  var cameraName: String { identity.description }
 
   /// Says where the remote is, in the output's own form: a JSON event, a plain line, or in
   /// the live view the link and its QR code above the view.

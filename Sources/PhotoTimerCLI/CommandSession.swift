@@ -56,6 +56,8 @@ final class CommandSession {
   let screen: Screen
   /// The camera the screen holds, or `nil` when each run opens its own.
   let camera: LiveCamera?
+  /// The camera as every output names it.
+  let identity: CameraIdentity
   private let model: PhotoTimerViewModel
   let sink: any OutputSink
   private let keys: AsyncStream<Key>?
@@ -73,18 +75,21 @@ final class CommandSession {
   ///   - services: The camera, location and filter.
   ///   - screen: How it is shown.
   ///   - camera: The camera the screen holds, if it holds one.
+  ///   - identity: The camera as the output names it; by default from the options.
   ///   - sink: Where the display writes; standard output unless a test reads it.
   ///   - keys: The keys pressed; `nil` reads them from the terminal in the live view.
   ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: Screen,
-    camera: LiveCamera?, sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
+    camera: LiveCamera?, identity: CameraIdentity? = nil,
+    sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
     clock: any Clock<Duration> = ContinuousClock()
   ) {
     self.options = options
     self.services = services
     self.screen = screen
     self.camera = camera
+    self.identity = identity ?? ProgramSetup.identity(options, source: camera?.source)
     self.sink = sink
     self.keys = keys
     model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services, clock: clock)
@@ -109,6 +114,8 @@ final class CommandSession {
       }
     }
     announceRemote()
+    // NB: the plain and JSON outputs say it themselves; the live view's header says it here.
+    if screen.mode == .live, let fallback = identity.fallbackLine { model.post(note: fallback) }
     let display = makeDisplay(sink)
     let (inputs, input) = AsyncStream.makeStream(of: Input.self)
     // NB: signals and keys are watched before anything starts, so one that arrives at any
@@ -200,7 +207,8 @@ final class CommandSession {
       let time = record(update)
       let shown = presentation(update.snapshot)
       await display.show(shown, after: update, time: time)
-      remote?.publish(presentation(update.snapshot, for: .phone), after: update, time: time)
+      remote?.publish(
+        presentation(update.snapshot, for: .phone), after: update, time: time, camera: identity)
       return
     case .key(let key):
       pressed(key)
@@ -234,7 +242,8 @@ final class CommandSession {
     let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
     let shown = presentation(model.snapshot)
     await display.show(shown, after: nil, time: now)
-    remote?.publish(presentation(model.snapshot, for: .phone), after: nil, time: now)
+    remote?.publish(
+      presentation(model.snapshot, for: .phone), after: nil, time: now, camera: identity)
   }
 
   private func presentation(

@@ -35,7 +35,15 @@ struct PhotoTimerCommand {
     case .doctor(let run):
       exit(await Doctor(options: run).report())
     case .run(var run):
-      if run.camera == .auto { run.camera = await ProgramSetup.resolveAuto() }
+      var fallback: String?
+      if run.camera == .auto {
+        run.camera = await ProgramSetup.resolveAuto()
+        if case .scene = run.camera { fallback = ProgramSetup.noCameraFound }
+      }
+      if let problem = ProgramSetup.checkImageFile(run) {
+        writeError("error: \(problem)\n" + CommandOptions.usageLine + "\n")
+        exit(ExitCode.usage.rawValue)
+      }
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
       let source: (any CameraSource)?
       do {
@@ -71,7 +79,8 @@ struct PhotoTimerCommand {
         exit(ExitCode.failure.rawValue)
       }
       let session = CommandSession(
-        options: run, services: services, screen: screen, camera: camera)
+        options: run, services: services, screen: screen, camera: camera,
+        identity: ProgramSetup.identity(run, source: source, fallback: fallback))
       exit(await session.run().rawValue)
     }
   }

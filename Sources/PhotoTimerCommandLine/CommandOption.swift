@@ -143,7 +143,10 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     case .output:
       Declaration(
         names: ["-o", "--output"], value: .text(name: "DIR", example: "~/Pictures"),
-        help: ["folder for photos (default: XDG Pictures dir/phototimer)"],
+        help: [
+          "folder for photos (default: XDG Pictures dir/phototimer); created when its",
+          "parent exists",
+        ],
         set: .parse { run, text in
           guard !text.isEmpty else {
             return ["--output needs a folder, for example '--output ~/Pictures'"]

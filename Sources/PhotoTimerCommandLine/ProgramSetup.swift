@@ -30,6 +30,60 @@ package enum ProgramSetup {
     return .scene(.daylight)
   }
 
+  /// What `auto` says when it found no camera and shoots the scene camera instead.
+  package static let noCameraFound = "no camera found (phototimer doctor says why)"
+
+  /// The camera the options name and `source` opens, as every output names it: the kind as
+  /// `--camera` writes it, the camera's own name (a webcam's driver name, an IP camera's host,
+  /// never its user or password), its mode when chosen.
+  ///
+  /// - Parameters:
+  ///   - options: The run's options, `auto` already resolved.
+  ///   - source: The camera they open, or `nil` for the simulation.
+  ///   - fallback: Why the camera stands in for the one asked for, if it does.
+  package static func identity(
+    _ options: CommandOptions.RunOptions, source: (any CameraSource)?, fallback: String? = nil
+  ) -> CameraIdentity {
+    let kind: String
+    var name = source?.model ?? ""
+    var mode: String?
+    switch options.camera {
+    case .simulated: (kind, name) = ("simulation", "simulated camera")
+    case .scene, .auto: kind = "scene"
+    case .file: kind = "file"
+    case .ffmpeg(let input, _):
+      kind = "ffmpeg"
+      if CameraAddress.host(of: input) == nil { name = CameraAddress.redacted(input) }
+    case .v4l2(let path):
+      kind = "v4l2"
+      if name.isEmpty { name = path }
+    case .pipewire: kind = "pipewire"
+    case .gphoto2: (kind, name) = ("gphoto2", "the camera gphoto2 finds")
+    }
+    if let camera = source as? GStreamerCamera<ContinuousClock> {
+      mode = camera.mode?.description
+    } else if let camera = source as? SceneCamera<ContinuousClock> {
+      mode = "\(camera.width)×\(camera.height)"
+    }
+    return CameraIdentity(kind: kind, name: name, mode: mode, fallback: fallback)
+  }
+
+  /// A file camera's file, checked before anything opens (the count never starts on a path
+  /// that cannot work): the command line's mistake, said once, with what to do. `nil` for any
+  /// other camera, and for a file that is there and readable.
+  package static func checkImageFile(_ options: CommandOptions.RunOptions) -> (any Error)? {
+    guard case .file(let path) = options.camera else { return nil }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return CommandAdvice.advise(ImageFileError.missing(path: path))
+    }
+    if isDirectory.boolValue { return ImageFileError.notAnImage(path: path) }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      return ImageFileError.unreadable(path: path, reason: "permission denied")
+    }
+    return nil
+  }
+
   /// The gphoto2 program: `PHOTOTIMER_GPHOTO2` when set (a `.sh` stand-in runs through
   /// `/bin/sh`: the tests' cameras), else `gphoto2` on PATH.
   package static var gphoto2: (executable: String, launcher: [String]) {
@@ -140,10 +194,10 @@ package enum ProgramSetup {
     if let output = options.output {
       return PhotoStore(
         folder: URL(fileURLWithPath: (output as NSString).expandingTildeInPath),
-        quality: options.quality)
+        quality: options.quality, creation: .whenParentExists)
     }
     return PhotoStore(
-      folder: PhotoStore.defaultFolder(), quality: options.quality, createsFolder: true)
+      folder: PhotoStore.defaultFolder(), quality: options.quality, creation: .withParents)
   }
 
   private static func pipeline(

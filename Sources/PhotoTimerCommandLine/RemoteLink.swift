@@ -67,11 +67,11 @@ package final class RemoteLink: Sendable {
   /// and the photo when one was taken.
   package func publish(
     _ presentation: PhotoTimerPresentation, after update: PhotoTimerViewModel.Update?,
-    time: Duration
+    time: Duration, camera: CameraIdentity? = nil
   ) {
     hub.publish(presentation)
     guard let update else { return }
-    if let line = update.jsonLine(time: time) { hub.publish(eventLine: line) }
+    if let line = update.jsonLine(time: time, camera: camera) { hub.publish(eventLine: line) }
     if case .event(.run(let event, _)) = update.cause, case .captured(let photo) = event.kind,
       let file = photo.file
     {

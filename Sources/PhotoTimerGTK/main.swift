@@ -36,6 +36,11 @@ case .run(var options, let given):
   let settingsFile = WindowSettings.file(environment: environment)
   let settings = WindowSettings.load(from: settingsFile)
   settings.apply(to: &options, given: given)
+  // NB: a file given on the command line; one remembered in the settings that has gone opens
+  // with the window's own words (the camera menu offers another).
+  if given.contains(.camera), let problem = ProgramSetup.checkImageFile(options) {
+    fail("error: \(problem)\n" + WindowOptions.usageLine + "\n", status: .usage)
+  }
   if let note = ProgramSetup.placeDataNote(options) {
     FileHandle.standardError.write(Data(note.utf8))
   }

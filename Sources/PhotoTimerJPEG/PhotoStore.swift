@@ -20,9 +20,19 @@ public struct PhotoStore: PhotoSink {
   public let folder: URL
   /// JPEG quality, 1…100.
   public let quality: Int
-  /// Whether a missing folder is created (the default folder is; a folder given by the user
-  /// must exist).
-  public let createsFolder: Bool
+  /// Whether a missing folder is created.
+  public enum FolderCreation: Sendable {
+    /// Never: the folder must exist.
+    case never
+    /// The folder itself when its parent exists (a folder given with `-o`, as Snapshot and
+    /// Cheese do): a mistyped parent is still refused rather than made.
+    case whenParentExists
+    /// The folder and every missing parent (the default folder, `~/Pictures/phototimer`).
+    case withParents
+  }
+
+  /// Whether a missing folder is created.
+  public let creation: FolderCreation
   private let openTemporary: @Sendable (String) throws(SystemCallError) -> FileDescriptor
 
   /// Creates a store.
@@ -30,9 +40,9 @@ public struct PhotoStore: PhotoSink {
   /// - Parameters:
   ///   - folder: Where photos go.
   ///   - quality: JPEG quality, 1…100 (default 92).
-  ///   - createsFolder: Create the folder (and its parents) when missing.
-  public init(folder: URL, quality: Int = 92, createsFolder: Bool = false) {
-    self.init(folder: folder, quality: quality, createsFolder: createsFolder) {
+  ///   - creation: Whether a missing folder is created (by default it must exist).
+  public init(folder: URL, quality: Int = 92, creation: FolderCreation = .never) {
+    self.init(folder: folder, quality: quality, creation: creation) {
       (path) throws(SystemCallError) in
       try FileDescriptor.open(path, flags: FileSystem.OpenFlags.createNew, mode: 0o644)
     }
@@ -41,12 +51,12 @@ public struct PhotoStore: PhotoSink {
   /// Creates a store whose temporary files are opened by `openTemporary` (tests use it to
   /// write into `/dev/full`).
   package init(
-    folder: URL, quality: Int = 92, createsFolder: Bool = false,
+    folder: URL, quality: Int = 92, creation: FolderCreation = .never,
     openTemporary: @escaping @Sendable (String) throws(SystemCallError) -> FileDescriptor
   ) {
     self.folder = folder.standardizedFileURL
     self.quality = min(max(quality, 1), 100)
-    self.createsFolder = createsFolder
+    self.creation = creation
     self.openTemporary = openTemporary
   }
 
@@ -206,11 +216,21 @@ public struct PhotoStore: PhotoSink {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
       guard isDirectory.boolValue else { throw .notAFolder(path: path) }
-    } else if createsFolder {
+    } else if creation != .never {
+      let parents = creation == .withParents
+      let parent = folder.deletingLastPathComponent().path
+      guard parents || FileManager.default.fileExists(atPath: parent) else {
+        throw .folderMissing(path: path)
+      }
       do {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          atPath: path, withIntermediateDirectories: parents)
       } catch {
-        throw .notWritable(path: path)
+        // NB: made meanwhile by someone else is fine; anything else is the folder's fault.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+          isDirectory.boolValue
+        else { throw .notWritable(path: path) }
       }
     } else {
       throw .folderMissing(path: path)

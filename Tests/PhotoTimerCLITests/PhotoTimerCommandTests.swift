@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerPOSIX
 import Testing
 
@@ -68,7 +69,8 @@ struct PhotoTimerCommandTests {
     let lines = run.output.split(separator: "\n").map { line in
       line.firstRange(of: "s  ").map { String(line[$0.upperBound...]) } ?? String(line)
     }
-    #expect(lines.first == "Counting down: 1")
+    #expect(lines.first == "camera: simulated camera · simulation")
+    #expect(lines.dropFirst().first == "Counting down: 1")
     #expect(lines.contains("Waiting for camera…"))
     #expect(lines.contains("camera ✓ f/2.8 · 1/60s · ISO 400 (1.4 s)"))
     #expect(lines.contains("Photo taken"))
@@ -210,16 +212,21 @@ struct PhotoTimerCommandTests {
     #expect(run.output.isEmpty)
   }
 
-  @Test("A missing image file fails the run with the path and what to do: exit 1")
+  @Test("A missing image file is refused before any count, once, with what to do: exit 2")
   func missingImage() async throws {
-    let run = try await CommandRun.run([
-      "--seconds", "0", "--no-location", "--camera", "file:/nonexistent/beach.jpg", "-o", "/tmp",
-    ])
-    #expect(run.status == 1)
-    #expect(
-      run.output.contains(
-        "Camera failed: no image file at /nonexistent/beach.jpg; check the path given to "
-          + "--camera file:PATH"))
+    for mode in [[], ["--json"]] {
+      let run = try await CommandRun.run(
+        [
+          "--seconds", "5", "--no-location", "--camera", "file:/nonexistent/beach.jpg", "-o",
+          "/tmp",
+        ] + mode)
+      #expect(run.status == 2)
+      #expect(run.output.isEmpty, "\(run.output)")
+      #expect(
+        run.error
+          == "error: no image file at /nonexistent/beach.jpg; check the path given to "
+          + "--camera file:PATH\n" + CommandOptions.usageLine + "\n")
+    }
   }
 
   @Test("--json: one object per line, each with event and t, in the documented shapes")
@@ -256,14 +263,53 @@ struct PhotoTimerCommandTests {
     #expect(captured["filter"] as? String == "Natural")
   }
 
+  @Test(
+    "Every output names the camera; auto without a camera says it shoots the scene camera",
+    .enabled(if: !FileManager.default.fileExists(atPath: "/dev/video0"), "a webcam is here"))
+  func namesTheCamera() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-cli-names-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let common = ["--seconds", "0", "--no-location", "--size", "320x240", "-o", folder.path]
+    let plain = try await CommandRun.run(common)
+    #expect(plain.status == 0, "\(plain.error)")
+    let lines = plain.output.split(separator: "\n").map(String.init)
+    #expect(lines.first == "camera: Scene camera (daylight) · scene · 320×240")
+    #expect(
+      lines.dropFirst().first
+        == "no camera found (phototimer doctor says why): using the built-in scene camera")
+    let json = try await CommandRun.run(common + ["--json"])
+    #expect(json.status == 0, "\(json.error)")
+    let objects = try json.output.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    for event in ["started", "captured"] {
+      let object = try #require(objects.first { $0["event"] as? String == event })
+      let camera = try #require(object["camera"] as? [String: String], "\(event)")
+      #expect(
+        camera == [
+          "kind": "scene", "name": "Scene camera (daylight)", "mode": "320×240",
+          "fallback": "no camera found (phototimer doctor says why)",
+        ])
+    }
+    // Asked for by name: no fallback said.
+    let named = try await CommandRun.run(common + ["--camera", "scene:night"])
+    #expect(named.output.hasPrefix("camera: Scene camera (night) · scene · 320×240\n+"))
+  }
+
   @Test("A failed run says so on stderr as error: …, exits 1, and --json reports failed")
   func failedJSON() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-cli-notes-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = folder.path + "/notes.jpg"
+    #expect(FileManager.default.createFile(atPath: text, contents: Data("not a photo".utf8)))
     let run = try await CommandRun.run([
-      "--seconds", "0", "--json", "--no-location", "--camera", "file:/nonexistent/a.jpg",
-      "-o", "/tmp",
+      "--seconds", "0", "--json", "--no-location", "--camera", "file:" + text, "-o", folder.path,
     ])
     #expect(run.status == 1)
-    #expect(run.error.hasPrefix("error: camera failed: no image file at /nonexistent/a.jpg"))
+    #expect(run.error.hasPrefix("error: camera failed: \(text) is not a JPEG or PNG image"))
     #expect(run.output.contains("\"event\":\"failed\""))
   }
 

@@ -82,15 +82,33 @@ struct PhotoStoreTests {
     #expect(try folder.contents() == ["a-file"])
   }
 
-  @Test("The default folder is created when missing; a folder given by the user is not")
+  @Test("The default folder is created with its parents when missing")
   func createsDefaultFolder() async throws {
     let folder = try TemporaryFolder()
     defer { folder.cleanUp() }
     let nested = folder.url.appendingPathComponent("Pictures/phototimer")
-    let store = PhotoStore(folder: nested, createsFolder: true)
+    let store = PhotoStore(folder: nested, creation: .withParents)
     try store.checkFolder()
     let file = try await store.save(gradient(), metadata: testMetadata(), variant: nil)
     #expect(FileManager.default.fileExists(atPath: file.path))
+  }
+
+  @Test("A folder given by the user is created when its parent exists, refused when not")
+  func createsGivenFolder() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    let given = folder.url.appendingPathComponent("party")
+    try PhotoStore(folder: given, creation: .whenParentExists).checkFolder()
+    var isDirectory: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: given.path, isDirectory: &isDirectory))
+    #expect(isDirectory.boolValue)
+    // Twice is fine: it exists now.
+    try PhotoStore(folder: given, creation: .whenParentExists).checkFolder()
+    let mistyped = folder.url.appendingPathComponent("typo/party")
+    #expect(throws: PhotoStoreError.folderMissing(path: mistyped.path)) {
+      try PhotoStore(folder: mistyped, creation: .whenParentExists).checkFolder()
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/typo"))
   }
 
   @Test("A cancelled save leaves nothing behind")

@@ -5,8 +5,11 @@ extension PhotoTimerEvent {
   /// - Parameters:
   ///   - time: When it happened, in seconds from the first count (`"t"`).
   ///   - activity: What each running step waits for (the `waiting` event's text).
+  ///   - camera: The camera the run uses, named in the `started` and `captured` events.
   /// - Returns: One line of JSON, without its newline.
-  package func jsonLine(time: Duration, activity: [PreparationStep: String] = [:]) -> String {
+  package func jsonLine(
+    time: Duration, activity: [PreparationStep: String] = [:], camera: CameraIdentity? = nil
+  ) -> String {
     let event = self
     var object = JSONObject()
     let t = time.secondsValue
@@ -15,6 +18,7 @@ extension PhotoTimerEvent {
       object.add("event", "started")
       object.add("t", t)
       object.add("seconds", seconds)
+      if let camera { object.addRaw("camera", camera.jsonObject) }
     case .tick(let remaining):
       object.add("event", "tick")
       object.add("t", t)
@@ -91,6 +95,7 @@ extension PhotoTimerEvent {
         object.addRaw("location", "null")
       }
       object.add("filter", photo.filter.rawValue)
+      if let camera { object.addRaw("camera", camera.jsonObject) }
     case .cancelled:
       object.add("event", "cancelled")
       object.add("t", t)
@@ -116,11 +121,13 @@ extension PhotoTimerViewModel.Update {
   /// run's event, or the cancel the front end asked for (written when it was asked: the
   /// run's own `cancelled` belongs to a run the model has let go).
   ///
-  /// - Parameter time: When it happened, in seconds from the first count.
-  package func jsonLine(time: Duration) -> String? {
+  /// - Parameters:
+  ///   - time: When it happened, in seconds from the first count.
+  ///   - camera: The camera the run uses, named in the `started` and `captured` events.
+  package func jsonLine(time: Duration, camera: CameraIdentity? = nil) -> String? {
     switch cause {
     case .event(.run(let event, _)):
-      event.jsonLine(time: time, activity: snapshot.state.activity)
+      event.jsonLine(time: time, activity: snapshot.state.activity, camera: camera)
     case .cancelled:
       PhotoTimerEvent(offset: .zero, kind: .cancelled).jsonLine(time: time)
     default:

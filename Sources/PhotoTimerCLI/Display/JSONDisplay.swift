@@ -5,17 +5,19 @@ import PhotoTimer
 /// The schema is documented in the README.
 actor JSONDisplay: CommandDisplay {
   private let sink: any OutputSink
+  private let camera: CameraIdentity?
   private var failure = DrawFailure()
 
-  init(sink: any OutputSink) {
+  init(sink: any OutputSink, camera: CameraIdentity? = nil) {
     self.sink = sink
+    self.camera = camera
   }
 
   func show(
     _ presentation: PhotoTimerPresentation, after update: PhotoTimerViewModel.Update?,
     time: Duration
   ) {
-    guard let line = update?.jsonLine(time: time) else { return }
+    guard let line = update?.jsonLine(time: time, camera: camera) else { return }
     failure.attempt { try sink.write(line + "\n") }
   }
 

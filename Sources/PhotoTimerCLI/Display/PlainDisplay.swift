@@ -8,16 +8,20 @@ actor PlainDisplay: CommandDisplay {
   private let sink: any OutputSink
   private var last = PhotoTimerPresentation(state: PhotoTimerState())
   private var failure = DrawFailure()
+  /// The lines that open the output, the camera's name first; written with the first change.
+  private var opening: [String]
 
-  init(sink: any OutputSink) {
+  init(sink: any OutputSink, camera: CameraIdentity? = nil) {
     self.sink = sink
+    opening = camera.map { ["camera: \($0)"] + ($0.fallbackLine.map { [$0] } ?? []) } ?? []
   }
 
   func show(
     _ presentation: PhotoTimerPresentation, after update: PhotoTimerViewModel.Update?,
     time: Duration
   ) {
-    var lines: [String] = []
+    var lines = opening
+    opening = []
     if let note = presentation.note, note != last.note { lines.append(note) }
     var event: PhotoTimerEvent?
     if case .event(.run(let runEvent, _))? = update?.cause { event = runEvent }
