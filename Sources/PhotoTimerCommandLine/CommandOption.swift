@@ -100,11 +100,11 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--camera"], value: .text(name: "SOURCE", example: "scene"),
         help: [
-          "auto (default) | v4l2:/dev/videoN | pipewire[:NODE]",
-          "| scene[:PRESET] | file:PATH | ffmpeg:INPUT | gphoto2",
+          "auto (default) | v4l2:/dev/videoN | pipewire[:NODE] | scene[:PRESET] | file:PATH"
+            + " | ffmpeg:INPUT | gphoto2",
           "presets: daylight, overcast, golden-hour, indoor, night",
-          "auto: the first webcam (V4L2, through GStreamer), else a",
-          "gphoto2 camera, else the scene camera",
+          "auto: the first webcam (V4L2, through GStreamer), else a gphoto2 camera, else the"
+            + " scene camera",
         ],
         set: .parse { run, text in
           do throws(CommandOptions.UsageError) {
@@ -118,9 +118,9 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--resolution"], value: .text(name: "WxH|max", example: "1280x720"),
         help: [
-          "a webcam's mode: this size at its highest rate, or max (the",
-          "largest, whatever its rate); default: the largest at 24 fps or",
-          "more (`phototimer doctor` lists the modes)",
+          "a webcam's mode: this size at its highest rate, or max (the largest, whatever "
+            + "its rate); default: the largest at 24 fps or more (`phototimer doctor` lists the "
+            + "modes)"
         ],
         set: .parse { run, text in
           guard let request = CommandOptions.resolution(text) else {
@@ -144,8 +144,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["-o", "--output"], value: .text(name: "DIR", example: "~/Pictures"),
         help: [
-          "folder for photos (default: XDG Pictures dir/phototimer); created when its",
-          "parent exists",
+          "folder for photos (default: XDG Pictures dir/phototimer); created when its "
+            + "parent exists"
         ],
         set: .parse { run, text in
           guard !text.isEmpty else {
@@ -187,16 +187,16 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         names: ["--gps-max-error"],
         value: .integer(name: "METRES", range: 100...100_000, unit: "metres", example: "2000"),
         help: [
-          "the largest GPS error a fix may have to geotag, used when no fix within 100 m",
-          "comes before the shutter (default \(defaults.gpsMaxError))",
+          "the largest GPS error a fix may have to geotag, used when no fix within 100 m "
+            + "comes before the shutter (default \(defaults.gpsMaxError))"
         ],
         set: .integer(\.gpsMaxError))
     case .filter:
       Declaration(
         names: ["--filter"], value: .text(name: "NAME", example: "vivid"),
         help: [
-          "force a look (\(PhotoFilter.all.map { $0.rawValue.lowercased() }.joined(separator: ", "))),",
-          "auto to let the analysis choose (default), or none",
+          "force a look (\(PhotoFilter.all.map { $0.rawValue.lowercased() }.joined(separator: ", "))),"
+            + " auto to let the analysis choose (default), or none"
         ],
         set: .parse { run, text in
           do throws(CommandOptions.UsageError) {
@@ -218,7 +218,9 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     case .sequential:
       Declaration(
         names: ["--sequential"], value: nil,
-        help: ["run the preparations one after another, then count", "(for comparison)"],
+        help: [
+          "run the preparations one after another, then count (for comparison)"
+        ],
         set: .flag { $0.sequential = true })
     case .json:
       Declaration(
@@ -227,7 +229,9 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     case .verbose:
       Declaration(
         names: ["--verbose"], value: nil,
-        help: ["what the camera's ffmpeg says, on stderr (addresses without", "passwords)"],
+        help: [
+          "what the camera's ffmpeg says, on stderr (addresses without passwords)"
+        ],
         set: .flag { $0.verbose = true })
     case .beep:
       Declaration(
@@ -287,10 +291,10 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--remote"], value: .optional(name: "ADDR:PORT", example: "127.0.0.1:8470"),
         help: [
-          "the phone as remote: serve a page with the live picture, the",
-          "count and the shutter (link and QR code shown); alone on the LAN",
-          "addresses, port 8470; =PORT, =ADDR:PORT (=127.0.0.1:PORT: this",
-          "machine only); keeps framing after each photo, like --frame",
+          "the phone as remote: serve a page with the live picture, the count and the "
+            + "shutter (link and QR code shown); alone on the LAN addresses, port 8470; =PORT, "
+            + "=ADDR:PORT (=127.0.0.1:PORT: this machine only); keeps framing after each photo, "
+            + "like --frame"
         ],
         set: .parse { run, text in
           do {
@@ -304,16 +308,17 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--frame"], value: nil,
         help: [
-          "frame first: the preview runs and nothing is counted until",
-          "space; c during the count goes back to framing, space after",
-          "a photo takes the next one, q or Esc quits",
+          "frame first: the preview runs and nothing is counted until space; c during the "
+            + "count goes back to framing, space after a photo takes the next one, q or Esc "
+            + "quits"
         ],
         set: .flag { $0.frame = true })
     case .noPreview:
       Declaration(
         names: ["--no-preview"], value: nil,
         help: [
-          "no live picture in the live view (it is on when the terminal", "takes 24-bit colour)",
+          "no live picture in the live view (it is on when the terminal takes 24-bit "
+            + "colour)"
         ],
         set: .flag { $0.preview = false })
     case .mirror:
@@ -342,7 +347,29 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   /// The options section of `--help`, one declaration after another.
   package static var helpLines: [String] { helpLines(for: allCases) }
 
-  /// The `--help` lines of `options` only.
+  /// The widest `--help` line, in columns: a terminal's default width.
+  package static let helpWidth = 80
+
+  /// `text` broken at spaces into lines of at most `width` characters (a word longer than
+  /// that stays whole on its own line).
+  package static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  /// The `--help` lines of `options` only, each help line wrapped to fit ``helpWidth``.
   package static func helpLines(for options: [CommandOption]) -> [String] {
     let column = 30
     return options.flatMap { option -> [String] in
@@ -354,16 +381,16 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         left += " \(value.name)"
       }
       let indent = String(repeating: " ", count: column + 2)
+      // NB: each declared line is a line of its own (a list of sources, a list of presets),
+      // wrapped when it is wider than the room beside the names.
+      let help = declaration.help.flatMap { wrap($0, width: helpWidth - indent.count) }
       var lines: [String]
       if left.count < column {
-        lines = [
-          "  " + left.padding(toLength: column, withPad: " ", startingAt: 0)
-            + (declaration.help.first ?? "")
-        ]
+        lines = ["  " + left.padding(toLength: column, withPad: " ", startingAt: 0) + help[0]]
       } else {
-        lines = ["  " + left, indent + (declaration.help.first ?? "")]
+        lines = ["  " + left, indent + help[0]]
       }
-      lines += declaration.help.dropFirst().map { indent + $0 }
+      lines += help.dropFirst().map { indent + $0 }
       return lines
     }
   }

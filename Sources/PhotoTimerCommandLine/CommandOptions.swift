@@ -114,11 +114,13 @@ package struct CommandOptions: Equatable {
       "options:",
     ] + CommandOption.helpLines + [
       "",
-      "keys in the live view: c, Esc or q cancel · space or Enter take it now · r restart",
-      "with --frame: space starts · c goes back to framing · q or Esc quits while framing", "",
-      "exit status: 0 photo taken (--frame: at least one) · 1 the run failed (the message says",
-      "what to do) · 2 bad usage",
-      "· 130 cancelled (key or Ctrl-C) · 143 terminated (SIGTERM) · 129 hung up (SIGHUP)",
+      "keys in the live view: c, Esc or q cancel · space or Enter take it now",
+      "· r restart",
+      "with --frame: space starts · c goes back to framing · q or Esc quits while",
+      "framing", "",
+      "exit status: 0 photo taken (--frame: at least one) · 1 the run failed (the",
+      "message says what to do) · 2 bad usage · 130 cancelled (key or Ctrl-C)",
+      "· 143 terminated (SIGTERM) · 129 hung up (SIGHUP)",
     ]).joined(separator: "\n")
   }
 

@@ -21,12 +21,13 @@ struct WindowOptions {
 
   static var help: String {
     ([
-      "phototimer-gtk — the photo self-timer in a window: live preview, count, checklist, photo",
+      "phototimer-gtk — the photo self-timer in a window: live preview, count, photo",
       "", "usage:", "  phototimer-gtk [options]", "", "options:",
     ] + CommandOption.helpLines(for: accepted) + [
       "",
-      "keys: space starts, or takes it now while counting · Enter takes it now · Esc cancels",
-      "(or goes back from the photo to the preview) · r restarts · Ctrl+Q closes",
+      "keys: space starts, or takes it now while counting · Enter takes it now",
+      "· Esc cancels (or goes back from the photo to the preview) · r restarts",
+      "· Ctrl+Q closes",
       "",
       "The last countdown, camera and look chosen in the window are remembered in",
       "$XDG_CONFIG_HOME/phototimer/window.json; options given here win over them.",

@@ -191,6 +191,15 @@ struct ArgumentParserTests {
     }
   }
 
+  @Test("--help fits an 80-column terminal, every line")
+  func helpWidth() {
+    for line in CommandOptions.help.split(separator: "\n") {
+      #expect(line.count <= CommandOption.helpWidth, "\(line.count): \(line)")
+    }
+    #expect(CommandOption.wrap("a bb ccc dddd", width: 6) == ["a bb", "ccc", "dddd"])
+    #expect(CommandOption.wrap("unbreakable-word here", width: 5) == ["unbreakable-word", "here"])
+  }
+
   @Test("--help lists every declared option with its value, and each is accepted as declared")
   func helpFromDeclarations() throws {
     let help = CommandOptions.help
@@ -203,7 +212,9 @@ struct ArgumentParserTests {
       case nil: break
       }
       #expect(help.contains(shown), "\(shown) is not in --help")
-      for line in declaration.help { #expect(help.contains(line)) }
+      // Each paragraph, as wrapped to the terminal's width.
+      let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      for paragraph in declaration.help { #expect(words.contains(paragraph), "\(paragraph)") }
       // Each name parses (with its example value when it takes one).
       for name in declaration.names {
         let arguments = Self.given(name, declaration.value)

@@ -35,3 +35,13 @@ struct CameraMenuNameTests {
     #expect(name == "Stream rtsp://10.0.0.5/cam")
   }
 }
+
+@Suite("The window's --help")
+struct WindowHelpTests {
+  @Test("Fits an 80-column terminal, every line")
+  func width() {
+    for line in WindowOptions.help.split(separator: "\n") {
+      #expect(line.count <= 80, "\(line.count): \(line)")
+    }
+  }
+}
