@@ -191,7 +191,8 @@ struct Doctor {
     }
     guard !cameras.isEmpty else {
       line(
-        .ok, "PipeWire", "no camera node (or PipeWire not running): --camera pipewire unavailable")
+        .warning, "PipeWire",
+        "no camera node (or PipeWire not running): --camera pipewire is unavailable until one is")
       return
     }
     for camera in cameras {

@@ -321,6 +321,12 @@ struct PhotoTimerCommandTests {
     #expect(run.output.contains("gpsd not running on 127.0.0.1:1"))
     #expect(run.output.contains("libjpeg-turbo  encodes and decodes"))
     #expect(run.output.contains("output folder"))
+    // A mark that matches the words: nothing missing is ticked.
+    for line in run.output.split(separator: "\n") where line.hasPrefix("✓") {
+      for word in ["unavailable", "not running", "none", "no camera"] {
+        #expect(!line.contains(word), "\(line)")
+      }
+    }
     let broken = try await CommandRun.run(["doctor", "--no-location", "-o", "/nonexistent/photos"])
     #expect(broken.status == 1)
     #expect(
