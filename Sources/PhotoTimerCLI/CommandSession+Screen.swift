@@ -9,6 +9,9 @@ extension CommandSession {
     var preview: TerminalGraphics.Method?
     /// Whether previews are mirrored.
     var mirrored: Bool
+    /// Why the live view shows no picture though one was not turned off (`--no-preview`),
+    /// and what to do, for its header; `nil` when it shows one or none was wanted.
+    var noPicture: String?
 
     /// The screen for `options` on this terminal.
     ///
@@ -25,6 +28,17 @@ extension CommandSession {
       let wanted = mode == .live && options.preview && options.color && hasCamera
       preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
       mirrored = options.mirror ?? options.camera.isWebcam
+      if mode == .live, options.preview, hasCamera, preview == nil {
+        if !options.color {
+          noPicture = "no picture: colour is off (NO_COLOR or --no-color)"
+        } else if !graphics.trueColor {
+          noPicture =
+            "no picture: the terminal does not say it takes 24-bit colour; if it does, run with"
+            + " COLORTERM=truecolor"
+        } else {
+          noPicture = "no picture: the terminal is smaller than 40 × 16"
+        }
+      }
     }
   }
 }

@@ -33,6 +33,21 @@ struct ScreenTests {
     #expect(try screen(["--simulate"], hasCamera: false).preview == nil)
   }
 
+  @Test("Without a picture the live view says why and what to do, unless none was asked for")
+  func noPicture() throws {
+    #expect(try screen([]).noPicture == nil)
+    #expect(
+      try screen([], environment: [:]).noPicture
+        == "no picture: the terminal does not say it takes 24-bit colour; if it does, run with"
+        + " COLORTERM=truecolor")
+    #expect(
+      try screen(["--no-color"]).noPicture == "no picture: colour is off (NO_COLOR or --no-color)")
+    #expect(try screen([], size: (39, 32)).noPicture?.contains("40 × 16") == true)
+    #expect(try screen(["--no-preview"], environment: [:]).noPicture == nil)
+    #expect(try screen([], environment: [:], interactive: false).noPicture == nil)
+    #expect(try screen(["--simulate"], environment: [:], hasCamera: false).noPicture == nil)
+  }
+
   @Test("Webcams are mirrored by default, other cameras not; --mirror and --no-mirror choose")
   func mirroring() throws {
     #expect(try screen(["--camera", "ffmpeg:/dev/video0"]).mirrored)
