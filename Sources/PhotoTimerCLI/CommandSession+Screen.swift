@@ -33,8 +33,7 @@ extension CommandSession {
           noPicture = "no picture: colour is off (NO_COLOR or --no-color)"
         } else if !graphics.trueColor {
           noPicture =
-            "no picture: the terminal does not say it takes 24-bit colour; if it does, run with"
-            + " COLORTERM=truecolor"
+            "no picture: if this terminal shows 24-bit colour, set COLORTERM=truecolor"
         } else {
           noPicture = "no picture: the terminal is smaller than 40 × 16"
         }

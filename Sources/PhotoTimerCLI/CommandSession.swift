@@ -115,11 +115,10 @@ final class CommandSession {
     }
     announceRemote()
     // NB: the plain and JSON outputs say the fallback themselves; the live view's header says
-    // it here, with why it shows no picture.
-    if screen.mode == .live {
-      let notes = [identity.fallbackLine, screen.noPicture].compactMap { $0 }
-      if !notes.isEmpty { model.post(note: notes.joined(separator: " · ")) }
-    }
+    // it here.
+    if screen.mode == .live, let fallback = identity.fallbackLine { model.post(note: fallback) }
+    // NB: without a picture the view is text drawn under this line, which stays whole above it.
+    if let noPicture = screen.noPicture { try? sink.write("  \(noPicture)\n\n") }
     let display = makeDisplay(sink)
     let (inputs, input) = AsyncStream.makeStream(of: Input.self)
     // NB: signals and keys are watched before anything starts, so one that arrives at any

@@ -91,4 +91,30 @@ extension String {
   fileprivate var trimmingPrefixSpaces: String {
     String(drop { $0 == " " })
   }
+
+  @Test("At 80 columns the header keeps its key hints whole, the least important dropped first")
+  func headerFits() throws {
+    let counting = try #require(
+      PresentationExample.all.first { $0.name == "counting, steps running" })
+    var words = ScreenText(
+      presentation: counting.presentation, title: "", color: false, spinner: "⠋")
+    words.title =
+      "Scene camera (golden-hour) · scene · 1920×1080 · remote http://192.168.1.20:8470/"
+    for width in [60, 80, 100, 200] {
+      let header = words.header(width: width)
+      #expect(header.count <= width - 1, "\(width): \(header)")
+      #expect(header.contains("   space take it now"), "\(width): \(header)")
+      // A hint is whole or absent, never cut to a key alone.
+      #expect(!header.hasSuffix(" r") && !header.hasSuffix(" c"), "\(width): \(header)")
+    }
+    #expect(words.header(width: 200).hasSuffix("space take it now · c cancel · r restart"))
+    #expect(words.header(width: 80).contains("…"))
+    // The latest news stays whole; the camera's name gives way.
+    words.presentation.note = "restarted (1)"
+    for width in [40, 60, 80] {
+      let header = words.header(width: width)
+      #expect(header.count <= width - 1, "\(width): \(header)")
+      if width >= 80 { #expect(header.contains("restarted (1)"), "\(width): \(header)") }
+    }
+  }
 }

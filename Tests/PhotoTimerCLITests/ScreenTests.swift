@@ -38,8 +38,7 @@ struct ScreenTests {
     #expect(try screen([]).noPicture == nil)
     #expect(
       try screen([], environment: [:]).noPicture
-        == "no picture: the terminal does not say it takes 24-bit colour; if it does, run with"
-        + " COLORTERM=truecolor")
+        == "no picture: if this terminal shows 24-bit colour, set COLORTERM=truecolor")
     #expect(
       try screen(["--no-color"]).noPicture == "no picture: colour is off (NO_COLOR or --no-color)")
     #expect(try screen([], size: (39, 32)).noPicture?.contains("40 × 16") == true)

@@ -44,7 +44,9 @@ struct LiveFrames {
   ) -> [UInt8] {
     let layout = ScreenLayout(size: size)
     var out: [UInt8] = []
-    var texts: [Int: String] = [1: words.header(), layout.statusRow: words.statusLine()]
+    var texts: [Int: String] = [
+      1: words.header(width: size.columns), layout.statusRow: words.statusLine(),
+    ]
     for (offset, line) in words.checklist().enumerated() {
       texts[layout.checklistRow + offset] = line
     }
@@ -100,7 +102,8 @@ struct LiveFrames {
   /// The text frame: header, the count in big digits (or the status), the checklist, drawn
   /// over the lines the last text frame drew.
   mutating func text(_ words: ScreenText, width: Int) -> [UInt8] {
-    let lines = [words.header(), ""] + words.bigStatus(width: width) + [""] + words.checklist()
+    let lines =
+      [words.header(width: width), ""] + words.bigStatus(width: width) + [""] + words.checklist()
     let clipped = lines.map { Self.clip($0, to: width) }
     var text = ""
     if drawnLines > 0 { text += "\u{1B}[\(drawnLines)F" }

@@ -11,12 +11,40 @@ struct ScreenText {
   /// The spinner's frame now.
   var spinner: String
 
-  /// The header: name, camera, the latest note, the key hints.
-  func header() -> String {
+  /// The header: name, camera, the latest note, the key hints; within `width` columns when
+  /// given. The hints are kept whole: when all do not fit beside the first 24 columns of the
+  /// name, camera and note, the least important (the last) go first. Then the camera's name is
+  /// cut with an ellipsis, and the note (the latest news) only when the camera's is gone.
+  func header(width: Int? = nil) -> String {
     let keys = presentation.actions.map { "\($0.key) \($0.label)" }
-    let hints = keys.isEmpty ? "" : "   " + keys.joined(separator: " · ")
-    return paint("phototimer", "1") + "  ·  " + title
-      + (presentation.note.map { "  ·  \($0)" } ?? "") + paint(hints, "2")
+    let hints = { (count: Int) in
+      count == 0 ? "" : "   " + keys.prefix(count).joined(separator: " · ")
+    }
+    let name = "phototimer"
+    let note = presentation.note.map { "  ·  \($0)" } ?? ""
+    let line = { (title: String, note: String, hint: String) in
+      paint(name, "1") + "  ·  " + title + note + paint(hint, "2")
+    }
+    guard let width else { return line(title, note, hints(keys.count)) }
+    // NB: the clip of a line keeps one column free (no wrap at the last column).
+    let room = width - 1
+    let left = name.count + 5 + title.count + note.count
+    var shown = keys.count
+    while shown > 0, min(left, 24) + hints(shown).count > room { shown -= 1 }
+    let hint = hints(shown)
+    var free = room - hint.count - name.count - 5
+    guard left + hint.count > room else { return line(title, note, hint) }
+    // The camera's name gives way first, down to a few letters and its ellipsis.
+    let titleRoom = free - note.count
+    if titleRoom >= 4 { return line(Self.cut(title, to: titleRoom), note, hint) }
+    free = max(0, free - 2)
+    return line(Self.cut(title, to: 2), Self.cut(note, to: free), hint)
+  }
+
+  /// `text` in at most `width` characters, its end replaced by `…` when cut.
+  static func cut(_ text: String, to width: Int) -> String {
+    guard text.count > width else { return text }
+    return width <= 0 ? "" : String(text.prefix(width - 1)) + "…"
   }
 
   /// The status line under the count: the count itself while counting.
