@@ -77,6 +77,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 	desktop-file-validate share/applications/phototimer.desktop
 	scripts/check-no-blocking.sh
+	SWIFT=$(SWIFT) scripts/check-layers.py
 
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(WATCHDOG) $(TSAN_LIMIT) -- \

@@ -1,6 +1,20 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// The layers, lowest first; a target depends only on layers below it (scripts/check-layers.py,
+// in `make lint`, refuses an import that reaches up or sideways):
+//
+//   1. PhotoTimerConcurrency: locks, parked continuations, a value that arrives once.
+//   2. PhotoTimerPOSIX (the kernel, every system call through one funnel) beside PhotoTimer
+//      (the engine, the view model, the presentation: no platform code); neither uses the other.
+//   3. Platform-free libraries over the engine: PhotoTimerLocation, PhotoTimerImaging.
+//   4. The pieces that reach a device, a file, a program or a socket: PhotoTimerJPEG,
+//      PhotoTimerGPSD, PhotoTimerFFmpeg, PhotoTimerGPhoto2, PhotoTimerGStreamer,
+//      PhotoTimerTerminal, PhotoTimerRemote (and the C modules they wrap).
+//   5. PhotoTimerCommandLine: what both programs set up from the same options.
+//   6. The front ends: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`).
+//   Beside them: PhotoTimerTesting, PhotoTimerHarnesses, the benchmarks and the fuzzers.
+
 let package = Package(
   name: "phototimer",
   platforms: [.macOS(.v15), .iOS(.v18)],
@@ -23,8 +37,12 @@ let package = Package(
     .executable(name: "phototimer-fuzz", targets: ["PhotoTimerFuzz"]),
   ],
   targets: [
+    // The concurrency primitives every layer shares (a lock, parked continuations, a value
+    // that arrives once): the leaf, with no dependency, so the kernel's layer (POSIX) and the
+    // engine both build on it without depending on each other.
+    .target(name: "PhotoTimerConcurrency"),
     // The engine and the view model: no C, no Glibc, no platform code.
-    .target(name: "PhotoTimer"),
+    .target(name: "PhotoTimer", dependencies: ["PhotoTimerConcurrency"]),
     // Offline reverse geocoding over the bundled GeoNames places; no platform code.
     // NB: optimised in every build: unoptimised, loading the 34,000 places takes over a second,
     // and a debug build's location step then missed a 2 s count under load (the tests' flake).
@@ -35,7 +53,7 @@ let package = Package(
     // The one layer that touches the kernel: the syscall funnel (EINTR, errno, fault
     // injection), owned descriptors, wake pipes, poll, TCP connect, reader threads, child
     // processes, signals and the terminal mode. Everything above it sees no raw descriptor.
-    .target(name: "PhotoTimerPOSIX", dependencies: ["PhotoTimer", "CPhotoTimerPOSIX"]),
+    .target(name: "PhotoTimerPOSIX", dependencies: ["PhotoTimerConcurrency", "CPhotoTimerPOSIX"]),
     // What Swift's Glibc module does not declare (pipe2 needs _GNU_SOURCE).
     .target(name: "CPhotoTimerPOSIX"),
     // gpsd's JSON protocol over a socket, and the location step built on it.

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
+import PhotoTimerConcurrency
 import PhotoTimerFFmpeg
 import PhotoTimerHarnesses
 import PhotoTimerImaging

@@ -1,6 +1,7 @@
 import CMallocControl
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerFFmpeg
 import PhotoTimerHarnesses
 import PhotoTimerImaging

@@ -1,6 +1,7 @@
 import CMallocControl
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerHarnesses
 
 /// `make bench`: each figure of ours beside the seed design's, in one run.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerLocation
 
 /// The location step built on gpsd: the first good fix, turned into a place name offline.

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// One buffer from the pipeline's sink: a JPEG as the camera sent it, or RGB rows.
 struct Sample: Sendable {

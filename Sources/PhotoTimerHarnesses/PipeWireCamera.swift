@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerPOSIX
 
 /// A PipeWire camera for one test or benchmark: a PipeWire daemon and WirePlumber of its own

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerPOSIX
 
 /// A viewer of the remote's preview without a browser: the WebSocket handshake, then `ready N`

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerImaging
 
 /// A JPEG or PNG file used as the camera's sensor.

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// Collects a run's events and lets a test wait, without sleeping, until some have arrived.
 ///

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// A clock whose time moves only when a test says so.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import Testing
 
 @testable import PhotoTimerPOSIX

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerHarnesses
 import PhotoTimerImaging
 import Testing

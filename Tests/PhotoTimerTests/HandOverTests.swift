@@ -1,3 +1,4 @@
+import PhotoTimerConcurrency
 import PhotoTimerTesting
 import Testing
 

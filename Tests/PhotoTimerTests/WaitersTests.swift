@@ -1,3 +1,4 @@
+import PhotoTimerConcurrency
 import Testing
 
 @testable import PhotoTimer

@@ -1,3 +1,5 @@
+import PhotoTimerConcurrency
+
 /// Runs one self-timer: the countdown and the three preparations concurrently, the shutter at
 /// zero, and cancellation of everything at once.
 ///

@@ -1,3 +1,5 @@
+import PhotoTimerConcurrency
+
 /// One use of the self-timer from start to finish: a run, the runs a restart starts, and
 /// the shots of a time-lapse, on an injected clock.
 ///

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerPOSIX
 
 /// Where a display's bytes go: standard output, or memory in a test.

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerPOSIX
 
 /// The controlling terminal on standard input and output: keys without Enter and without

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// A camera that lives as long as the screen, not as long as a run: opened once, its stream
 /// runs (and can be watched through ``previews(fitting:mirrored:)``) until it is closed.

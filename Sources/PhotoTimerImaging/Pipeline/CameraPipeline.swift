@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// How the look is chosen.
 public enum FilterChoice: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// The built-in camera: no hardware, a procedurally drawn photograph under a lighting preset.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// Draws the scene camera's picture: sky, the sun or lamps, ground, a house, a tree, a ball
 /// and a box, with texture, under a ``ScenePreset``'s light.

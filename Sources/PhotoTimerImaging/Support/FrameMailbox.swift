@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// Where a camera's stream hands over its frames: the newest one, the last few, and the
 /// tasks waiting for a newer one. The one mechanism behind every stream (ffmpeg's ring, a

@@ -1,4 +1,4 @@
-import PhotoTimer
+import PhotoTimerConcurrency
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import CPhotoTimerPOSIX
-import PhotoTimer
+import PhotoTimerConcurrency
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import PhotoTimer
+import PhotoTimerConcurrency
 
 extension ChildProcess {
   /// Starts `command` with a wake pipe for the thread that will read its output (the one

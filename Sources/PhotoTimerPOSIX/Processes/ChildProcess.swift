@@ -1,6 +1,6 @@
 import CPhotoTimerPOSIX
 import Foundation
-import PhotoTimer
+import PhotoTimerConcurrency
 
 #if canImport(Glibc)
   import Glibc
@@ -210,18 +210,23 @@ package final class ChildProcess: Sendable {
       return
     }
     // NB: the child is a zombie now, so this waitpid does not block; it reaps and records in
-    // one critical section, so no signal can be sent between the two.
+    // one critical section, so no signal can be sent between the two. The plan's ledger is
+    // written in it too: a caller that finds the exit recorded (wait() without parking) must
+    // find the child reaped in the ledger (under load the reaper thread was once descheduled
+    // between the two, and a test saw the child "not reaped").
     let waiting = record(state) { () -> Result<Exit, SystemCallError> in
       var status: Int32 = 0
+      let outcome: Result<Exit, SystemCallError>
       do throws(SystemCallError) {
         try SystemCall.value("waitpid") { waitpid(pid, &status, 0) }
-        return .success(decode(status))
+        outcome = .success(decode(status))
       } catch {
         _ = waitpid(pid, &status, WNOHANG)
-        return .failure(error)
+        outcome = .failure(error)
       }
+      plan?.reaped(pid, try? outcome.get())
+      return outcome
     }
-    plan?.reaped(pid, try? waiting.outcome.get())
     resume(waiting, with: waiting.outcome)
   }
 

@@ -1,5 +1,3 @@
-import PhotoTimer
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

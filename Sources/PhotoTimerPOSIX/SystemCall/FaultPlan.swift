@@ -1,4 +1,4 @@
-import PhotoTimer
+import PhotoTimerConcurrency
 
 /// System calls told to fail, for tests: the seam of ``SystemCall``.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoTimer
+import PhotoTimerConcurrency
 
 /// A thread of its own (never one of Swift's cooperative pool) for blocking work such as
 /// `poll` and `read`, that can be joined from async code.

@@ -1,6 +1,7 @@
 import CCivetWeb
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// What civetweb's threads run for each request: the router's decision, then the answer.
 ///

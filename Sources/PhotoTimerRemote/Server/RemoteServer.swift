@@ -1,6 +1,7 @@
 import CCivetWeb
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// The remote's HTTP server: the page, the preview, the events, the intents and the photos,
 /// served by civetweb's threads from a ``RemoteHub``.

@@ -1,5 +1,3 @@
-import PhotoTimer
-
 /// A value that arrives once, for any number of waiters: the camera step's preview, which
 /// the filter step waits for.
 package final class OneShot<Value: Sendable>: Sendable {
