@@ -36,6 +36,11 @@ final class RemotePanel {
     }
   }
 
+  /// Closes the popover if it is open (a count started: its number must not be hidden).
+  func closePopover() {
+    gtk_menu_button_popdown(OpaquePointer(widget))
+  }
+
   /// Shows the remote serving at `links`, the first as a QR code.
   func show(links: [String]) {
     setChecked(true)

@@ -53,6 +53,9 @@ final class WindowController {
   var mirrored: Bool
   private var previewLook: Look?
   var showingPhoto = false
+  /// The run the remote's popover was last closed for: it closes once when a count starts
+  /// (a count started from the phone must not be hidden under it), and may be opened again.
+  private var popoverClosedForRun = false
   var savedLocation: CommandOptions.LocationChoice?
   // What the trace has seen.
   private var runStart: ContinuousClock.Instant?
@@ -276,6 +279,8 @@ final class WindowController {
     let shown = presentation(for: .keyboard)
     remote?.hub.publish(presentation(for: .phone))
     let content = WindowContent(shown)
+    if running, !popoverClosedForRun { views.remote.closePopover() }
+    popoverClosedForRun = running
     views.preview.render(content)
     views.controls.render(content, running: running)
     // The actions: what the presentation says can be done now (the buttons follow them).
