@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
+import PhotoTimerConcurrency
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
@@ -60,9 +61,7 @@ struct Doctor {
         do {
           let probe = try await gphoto2.probeLiveView()
           let margin =
-            probe.margin.map {
-              "\($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) ms"
-            }
+            probe.margin.map { "\($0.wholeMilliseconds) ms" }
             ?? "an unknown time"
           line(
             .ok, "live view",

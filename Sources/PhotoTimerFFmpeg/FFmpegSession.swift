@@ -251,8 +251,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
   func ownSettings() async throws -> CameraSettings? {
     let (size, interval) = state.withLock { ($0.size, $0.frameInterval) }
     let mode = size.map { size -> String in
-      let seconds =
-        Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+      let seconds = interval.secondsValue
       let rate = FrameRate(frames: Int((1000 / max(seconds, 1e-4)).rounded()), per: 1000)
       return "\(size.width)×\(size.height) \(rate)"
     }

@@ -143,7 +143,7 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
       case .over: return
       case .late:
         samples.fail(
-          GStreamerError.stalled(device.description, seconds: first.seconds, started: false))
+          GStreamerError.stalled(device.description, seconds: first.secondsValue, started: false))
         return
       case .frame: break
       }
@@ -166,7 +166,7 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
     if case .pipewire = device, !PipeWireDaemon.isAnswering() {
       return .pipeWireUnavailable("the PipeWire daemon went away")
     }
-    return .stalled(device.description, seconds: stall.seconds, started: true)
+    return .stalled(device.description, seconds: stall.secondsValue, started: true)
   }
 
   /// Words for what the bus said.

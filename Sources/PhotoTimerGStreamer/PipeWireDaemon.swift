@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotoTimerConcurrency
 
 /// Whether a PipeWire daemon answers on its socket, where clients of this process look for it
 /// (`PIPEWIRE_RUNTIME_DIR`, else `XDG_RUNTIME_DIR`; `PIPEWIRE_REMOTE` names the socket).
@@ -32,12 +33,5 @@ enum PipeWireDaemon {
       }
     }
     return connected == 0
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as a floating-point number.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

@@ -1,5 +1,6 @@
 import CGTK
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// The run's timeline after the photo: the count and each preparation as a bar from the
 /// run's start, coloured by how the step ended, with the shutter marked.
@@ -33,7 +34,7 @@ final class TimelineChart {
     let green = (0.18, 0.65, 0.35)
     let grey = (0.55, 0.55, 0.55)
     let red = (0.8, 0.15, 0.2)
-    shutter = photo.shutterOffset.seconds
+    shutter = photo.shutterOffset.secondsValue
     bars = [("count", shutter, (0.1, 0.6, 0.8))]
     for step in PreparationStep.allCases {
       guard let report = photo.report(for: step) else { continue }
@@ -43,7 +44,7 @@ final class TimelineChart {
         case .failed: red
         case .dropped, .skipped: grey
         }
-      bars.append((step.rawValue, report.elapsed.seconds, color))
+      bars.append((step.rawValue, report.elapsed.secondsValue, color))
     }
     gtk_widget_queue_draw(widget)
   }
@@ -76,13 +77,5 @@ final class TimelineChart {
     cairo_stroke(cairo)
     cairo_move_to(cairo, max(0, x - 20), Double(bars.count) * row + 13)
     cairo_show_text(cairo, "shutter")
-  }
-}
-
-extension Duration {
-  /// The duration in seconds.
-  var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }

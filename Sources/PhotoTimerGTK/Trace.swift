@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotoTimerConcurrency
 
 /// Timing lines for the benchmark (`PHOTOTIMER_GTK_TRACE=FILE`): what the window did when,
 /// written on a queue of its own so the window never waits for the file.
@@ -32,8 +33,7 @@ final class Trace: Sendable {
   }
 
   func record(_ name: String, _ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    record(name, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+    record(name, duration.wholeMicroseconds)
   }
 
   /// CLOCK_MONOTONIC now, in nanoseconds: comparable across processes.

@@ -38,8 +38,7 @@ package struct PreviewViewer {
     send(socket, "ready 0")
     if stuck {
       // NB: never reads: the socket's buffers fill, and the server must not care.
-      let left = ContinuousClock.now.duration(to: deadline).components
-      Thread.sleep(forTimeInterval: Double(left.seconds) + Double(left.attoseconds) * 1e-18)
+      Thread.sleep(forTimeInterval: ContinuousClock.now.duration(to: deadline).secondsValue)
       return 0
     }
     var frames = 0

@@ -61,14 +61,3 @@ package struct Countdown: Hashable, Sendable {
     return passed >= ticks ? nil : deadline(ofTick: passed + 1)
   }
 }
-
-extension Duration {
-  /// The duration in whole nanoseconds, rounded down, saturating at `Int64.max`.
-  package var wholeNanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return seconds < 0 ? .min : .max }
-    let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-    return overflowSum ? .max : sum
-  }
-}

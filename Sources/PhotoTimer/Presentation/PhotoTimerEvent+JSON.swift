@@ -1,3 +1,5 @@
+import PhotoTimerConcurrency
+
 extension PhotoTimerEvent {
   /// The event as one JSON object: the schema of `phototimer --json` and of the remote's
   /// event stream (`docs/reference.md`).
@@ -105,14 +107,6 @@ extension PhotoTimerEvent {
       object.add("message", failure.message)
     }
     return object.text
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as a floating-point number.
-  package var secondsValue: Double {
-    let parts = components
-    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
   }
 }
 

@@ -102,7 +102,7 @@ final class SceneCameraSession<C: Clock>: CameraSession where C.Duration == Dura
 
   /// A duration in seconds, for the scene's motion.
   private static func seconds(_ duration: Duration) -> Float {
-    Float(duration.components.seconds) + Float(duration.components.attoseconds) * 1e-18
+    Float(duration.secondsValue)
   }
 
   func nextPreview() async throws -> Frame {

@@ -1,3 +1,5 @@
+import PhotoTimerConcurrency
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -36,9 +38,7 @@ package enum Poll {
     var fds = requests.map { pollfd(fd: $0.0.rawValue, events: $0.1.rawValue, revents: 0) }
     let milliseconds: Int32
     if let timeout {
-      let nanoseconds =
-        max(0, timeout.components.seconds) * 1_000_000_000
-        + max(0, timeout.components.attoseconds / 1_000_000_000)
+      let nanoseconds = max(0, timeout.wholeNanoseconds)
       milliseconds = Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
     } else {
       milliseconds = -1

@@ -304,10 +304,8 @@ package final class ChildProcess: Sendable {
     }
     if let known { return known }
     if let timeout {
-      let nanoseconds =
-        timeout.components.seconds * 1_000_000_000
-        + timeout.components.attoseconds / 1_000_000_000
-      if semaphore.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
+      let nanoseconds = Int(max(0, timeout.wholeNanoseconds))
+      if semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
         // NB: the reaper may signal it later; a stale signal on a dropped semaphore is harmless.
         return state.withLock { $0.exit }
       }
@@ -357,10 +355,7 @@ package final class ChildProcess: Sendable {
     /// Runs `handler` once after `delay`, unless cancelled first.
     init(after delay: Duration, _ handler: @escaping @Sendable () -> Void) {
       source = DispatchSource.makeTimerSource(queue: Self.queue)
-      let nanoseconds =
-        delay.components.seconds * 1_000_000_000
-        + delay.components.attoseconds / 1_000_000_000
-      source.schedule(deadline: .now() + .nanoseconds(Int(max(0, nanoseconds))))
+      source.schedule(deadline: .now() + .nanoseconds(Int(max(0, delay.wholeNanoseconds))))
       source.setEventHandler(handler: handler)
       source.resume()
     }
