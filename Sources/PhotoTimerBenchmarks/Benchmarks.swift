@@ -10,7 +10,20 @@ import PhotoTimerHarnesses
 struct Benchmarks {
   static let clock = ContinuousClock()
 
+  /// The parts that run alone, each with its flag; no flag runs them all.
+  static let parts = [
+    "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
+    "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
+    "--viewers", "--gpsd-flood",
+  ]
+
   static func main() async {
+    if let flag = CommandLine.arguments.dropFirst().first, !parts.contains(flag) {
+      // NB: a mistyped flag must not start the whole half-hour run.
+      let usage = "usage: phototimer-bench [" + parts.joined(separator: " | ") + "]\n"
+      FileHandle.standardError.write(Data(usage.utf8))
+      exit(flag == "--help" || flag == "-h" ? 0 : 2)
+    }
     if CommandLine.arguments.dropFirst().first == "--memory" {
       // NB: one allocator arena, set before any thread starts, so resident memory reflects
       // live memory, not per-thread free lists (±4 MiB of noise per 10,000 cycles without).
