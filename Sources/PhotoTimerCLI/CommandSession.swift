@@ -92,7 +92,9 @@ final class CommandSession {
     self.identity = identity ?? ProgramSetup.identity(options, source: camera?.source)
     self.sink = sink
     self.keys = keys
-    model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services, clock: clock)
+    model = PhotoTimerViewModel(
+      countdownSeconds: options.seconds, services: services, clock: clock,
+      cameraWaitLimit: .seconds(options.cameraWait))
     model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
     model.preparation = options.sequential ? .sequential : .concurrent
     progress = Progress(

@@ -13,7 +13,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     filter
   case keepOriginal
   case simulate, sequential, json, verbose, beep, noBeep, noColor, burst, interval, count, size
-  case quality
+  case quality, cameraWait
   case frame, noPreview, mirror, noMirror
   case remote
   case help, version
@@ -287,6 +287,15 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         value: .integer(name: "N", range: 1...100, unit: nil, example: "92"),
         help: ["JPEG quality, 1…100 (default \(defaults.quality))"],
         set: .integer(\.quality))
+    case .cameraWait:
+      Declaration(
+        names: ["--camera-wait"],
+        value: .integer(name: "SECONDS", range: 1...600, unit: "seconds", example: "30"),
+        help: [
+          "how long the shutter waits at zero for a camera that is not ready yet, 1…600 "
+            + "(default \(defaults.cameraWait)): a slow camera, a busy machine"
+        ],
+        set: .integer(\.cameraWait))
     case .remote:
       Declaration(
         names: ["--remote"], value: .optional(name: "ADDR:PORT", example: "127.0.0.1:8470"),

@@ -68,6 +68,8 @@ package struct CommandOptions: Equatable {
     package var filter = FilterChoice.auto
     package var keepOriginal = false
     package var quality = 92
+    /// `--camera-wait`: how long the shutter waits at zero for the camera, in seconds.
+    package var cameraWait = 10
     package var width = 1920
     package var height = 1080
     package var sequential = false

@@ -150,7 +150,9 @@ final class WindowController {
         await camera?.close()
         return
       }
-      let model = PhotoTimerViewModel(countdownSeconds: options.seconds, services: services)
+      let model = PhotoTimerViewModel(
+        countdownSeconds: options.seconds, services: services,
+        cameraWaitLimit: .seconds(options.cameraWait))
       self.camera = camera
       self.model = model
       observe(model)

@@ -12,7 +12,9 @@ struct WindowOptions {
 
   /// The options the window takes, in `--help` order.
   static let accepted: [CommandOption] = [
-    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError, .filter,
+    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError,
+    .cameraWait,
+    .filter,
     .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .remote, .help,
     .version,
   ]
