@@ -194,6 +194,7 @@ final class CommandSession {
 
   private func startSession() {
     progress.framing?.problem = nil
+    progress.framing?.cancelled = false
     model.startTimer()
     if progress.takeNowAtStart { model.takeNow() }
     progress.takeNowAtStart = false
@@ -284,6 +285,7 @@ final class CommandSession {
     case .note:
       break
     case .cancelled:
+      progress.framing?.cancelled = true
       if !keepsFraming || progress.stopping { progress.done = true }
     case .ended(let result):
       ended(result)
@@ -318,7 +320,7 @@ final class CommandSession {
       }
       progress.framing?.problem = failure.message
     case .cancelled:
-      break
+      progress.framing?.cancelled = true
     }
   }
 

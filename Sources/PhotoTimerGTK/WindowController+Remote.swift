@@ -17,7 +17,7 @@ extension WindowController {
     let address = options.remote ?? RemoteAddress()
     do {
       let link = try RemoteLink(
-        address: address, camera: options.camera.argument ?? "camera", mirrored: mirrored,
+        address: address, camera: CameraMenu.name(options.camera), mirrored: mirrored,
         seconds: options.seconds)
       remote = link
       views.remote.show(links: link.links)

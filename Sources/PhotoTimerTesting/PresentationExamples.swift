@@ -101,6 +101,9 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
         name: "framing after two photos", state: PhotoTimerState(),
         context: .init(hasRun: true, framing: .init(photos: 2, lastFile: "IMG_2.jpg"))),
       PresentationExample(
+        name: "framing after a cancel", state: PhotoTimerState(),
+        context: .init(hasRun: true, framing: .init(photos: 0, cancelled: true))),
+      PresentationExample(
         name: "time-lapse between shots",
         state: PhotoTimerState(
           status: .captured(photo), reports: reports([camera, located, filtered])),

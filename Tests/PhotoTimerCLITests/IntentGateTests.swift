@@ -71,6 +71,10 @@ struct IntentGateTests {
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
     ],
+    "framing after a cancel": [
+      .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
+      .restart: "no count is running", .quit: nil,
+    ],
     "time-lapse between shots": [
       .start: "a time-lapse is waiting for its next shot: cancel it first",
       .takeNow: "a time-lapse is waiting for its next shot: cancel it first", .cancel: nil,

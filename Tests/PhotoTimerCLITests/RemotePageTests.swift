@@ -102,6 +102,78 @@ import Testing
     await browser.quit()
   }
 
+  @Test(
+    "Upright (360 × 780) and on its side (780 × 360): no key words, the action that matters now on screen without scrolling, nothing wider than the screen, the photo in place of the picture",
+    arguments: [(360, 780), (780, 360)])
+  func layout(width: Int, height: Int) async throws {
+    let program = try Program(Self.arguments)
+    defer { program.kill() }
+    let browser = try await WebDriver(width: width, height: height)
+    do {
+      try await layout(program, browser, name: "remote-\(width)x\(height)")
+    } catch {
+      await browser.quit()
+      throw error
+    }
+    await browser.quit()
+  }
+
+  /// Whether the elements are wholly inside the viewport, and the page no wider than it.
+  static let fits = """
+    const inside = (id) => {
+      const r = document.getElementById(id).getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 0.5
+        && r.right <= window.innerWidth + 0.5;
+    };
+    return [arguments[0].every(inside),
+      document.documentElement.scrollWidth <= window.innerWidth,
+      document.getElementById('status').textContent];
+    """
+
+  private func layout(_ program: Program, _ browser: WebDriver, name: String) async throws {
+    try await browser.open(try await program.link())
+    #expect(try await browser.wait(for: "return window.phototimer.frames >= 3"))
+    #expect(try await browser.wait(for: "return window.phototimer.actions.includes('start')"))
+    func check(_ ids: [String], _ moment: String) async throws {
+      let answer = try #require(try await browser.run(Self.fits, [ids]) as? [Any])
+      #expect(answer[0] as? Bool == true, "\(name) \(moment): \(ids) not all on screen")
+      #expect(answer[1] as? Bool == true, "\(name) \(moment): wider than the screen")
+      let status = answer[2] as? String ?? ""
+      for word in ["press", "space", "key"] {
+        #expect(!status.localizedCaseInsensitiveContains(word), "\(name) \(moment): \(status)")
+      }
+    }
+    try await check(["start", "stage", "status"], "framing")
+    try await browser.saveScreenshot(name + "-framing")
+    try await browser.click("#start")
+    #expect(try await browser.wait(for: "return window.phototimer.count !== null"))
+    try await check(["take-now", "cancel", "stage", "count"], "counting")
+    try await browser.saveScreenshot(name + "-counting")
+    try await browser.click("#cancel")
+    #expect(try await browser.wait(for: "return window.phototimer.actions.includes('start')"))
+    let cancelled = try await browser.run("return document.getElementById('status').textContent")
+    #expect((cancelled as? String)?.hasPrefix("Cancelled") == true, "\(cancelled)")
+    try await browser.click("#start")
+    #expect(try await browser.wait(for: "return window.phototimer.actions.includes('take-now')"))
+    try await browser.click("#take-now")
+    #expect(try await program.wait(for: "captured", limit: .seconds(30)))
+    #expect(try await browser.wait(for: "return window.phototimer.photos === 1"))
+    #expect(
+      try await browser.wait(
+        for: "return document.getElementById('photo-image').getBoundingClientRect().height > 50"))
+    try await check(["photo-image"], "the photo")
+    let paths = try await browser.run(
+      "return document.body.innerText.includes(arguments[0])",
+      [
+        program.folder.path
+      ])
+    #expect(paths as? Bool == false, "\(name): the computer's folder is shown")
+    let live = try await browser.run(
+      "return document.getElementById('live').getBoundingClientRect().height")
+    #expect((live as? Double) == 0, "\(name): the photo is not in place of the picture")
+    try await browser.saveScreenshot(name + "-photo")
+  }
+
   private func session(_ program: Program, _ browser: WebDriver) async throws {
     let link = try await program.link()
     try await browser.open(link)

@@ -58,6 +58,15 @@ struct PresentationTests {
       "actions quit",
       "animating false",
     ],
+    "framing after a cancel": [
+      "count -",
+      "status [plain] Cancelled: press space to count again",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "actions start, quit",
+      "animating false",
+    ],
     "camera starting": [
       "count -",
       "status [busy] Starting the camera…",

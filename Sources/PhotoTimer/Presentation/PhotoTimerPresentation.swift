@@ -73,6 +73,8 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     public var lastFile: String?
     /// Why the last count did not give a photo.
     public var problem: String?
+    /// The last count was cancelled (said until the next one starts).
+    public var cancelled: Bool
 
     /// Creates a framing note.
     ///
@@ -80,10 +82,14 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     ///   - photos: Photos taken so far.
     ///   - lastFile: The last photo's file name.
     ///   - problem: Why the last count gave no photo.
-    public init(photos: Int = 0, lastFile: String? = nil, problem: String? = nil) {
+    ///   - cancelled: The last count was cancelled.
+    public init(
+      photos: Int = 0, lastFile: String? = nil, problem: String? = nil, cancelled: Bool = false
+    ) {
       self.photos = photos
       self.lastFile = lastFile
       self.problem = problem
+      self.cancelled = cancelled
     }
   }
 
@@ -315,7 +321,10 @@ extension PhotoTimerPresentation {
   }
 
   private static func framingStatus(_ framing: Framing, audience: Audience) -> Status {
-    var text = "Framing: \(audience.prompt(.start)) to start the count"
+    var text =
+      framing.cancelled
+      ? "Cancelled: \(audience.prompt(.start)) to count again"
+      : "Framing: \(audience.prompt(.start)) to start the count"
     if let file = framing.lastFile {
       text += " · ✓ \(framing.photos) taken, last \(file)"
     }

@@ -58,6 +58,8 @@ extension RemotePage {
       }));
       const can = (name) => !closed && p.actions.includes(name);
       const counting = can("take-now");
+      // A count started (here or on the screen) brings the picture back from the photo.
+      if (counting && document.body.dataset.view === "photo") showLive();
       $("start").hidden = counting;
       $("take-now").hidden = !counting;
       for (const name of ["start", "take-now", "cancel", "restart"]) {
@@ -97,8 +99,16 @@ extension RemotePage {
         if (row.note) item.append(text("span", "rownote", " · " + row.note));
         return item;
       }));
+      // The photo takes the preview's place, at the top: no jump below the buttons.
       $("photo").hidden = false;
-      $("photo").scrollIntoView({ behavior: "smooth" });
+      document.body.dataset.view = "photo";
+      window.scrollTo({ top: 0 });
+    }
+
+    function showLive() {
+      $("photo").hidden = true;
+      document.body.dataset.view = "live";
+      window.scrollTo({ top: 0 });
     }
 
     function draw(bitmap) {
@@ -233,10 +243,7 @@ extension RemotePage {
           }
         });
       }
-      $("back").addEventListener("click", () => {
-        $("photo").hidden = true;
-        window.scrollTo({ top: 0, behavior: "smooth" });
-      });
+      $("back").addEventListener("click", showLive);
       try {
         const answer = await fetch("/api/state", { credentials: "same-origin" });
         if (answer.ok) {

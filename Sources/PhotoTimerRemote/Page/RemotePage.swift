@@ -47,14 +47,16 @@ package enum RemotePage {
           <div id="count" aria-live="assertive"></div>
           <div id="message"></div>
         </div>
-        <p id="status" class="plain" aria-live="polite">Connecting to the camera…</p>
-        <p id="note" hidden></p>
-        <ul id="checklist"></ul>
-        <div id="seconds" role="radiogroup" aria-label="countdown">
-          \#(countdownButtons)
-        </div>
-        <div id="actions">
-          \#(actionButtons)
+        <div id="controls">
+          <p id="status" class="plain" aria-live="polite">Connecting to the camera…</p>
+          <div id="actions">
+            \#(actionButtons)
+          </div>
+          <div id="seconds" role="radiogroup" aria-label="countdown">
+            \#(countdownButtons)
+          </div>
+          <p id="note" hidden></p>
+          <ul id="checklist"></ul>
         </div>
       </section>
       <section id="photo" hidden>
@@ -85,6 +87,8 @@ package enum RemotePage {
     body[data-connection="busy"] .pill, body[data-connection="closed"] .pill {
       background: #c01c28; }
     main { max-width: 720px; margin: 0 auto; padding: 8px 10px 24px; }
+    main > section, #controls { min-width: 0; }
+    body[data-view="photo"] #live { display: none; }
     #stage { position: relative; background: #000; border-radius: 12px; overflow: hidden;
       display: flex; align-items: center; justify-content: center; min-height: 200px; }
     #preview { display: block; width: 100%; height: auto; max-height: 62vh;
@@ -96,11 +100,12 @@ package enum RemotePage {
     #message { position: absolute; left: 0; right: 0; bottom: 0; padding: 8px 12px;
       background: rgba(0,0,0,.6); font-size: 14px; }
     #message:empty { display: none; }
-    #status { margin: 10px 2px 4px; font-size: 18px; font-weight: 600; }
+    #status { margin: 10px 2px 8px; font-size: 18px; font-weight: 600;
+      overflow-wrap: anywhere; }
     #status.busy::before { content: "◌ "; display: inline-block; animation: spin 1s linear infinite; }
     #status.success { color: var(--ok); }
     #status.failure { color: var(--bad); }
-    #note { margin: 2px; color: #c0bfbc; }
+    #note { margin: 8px 2px 2px; color: #c0bfbc; overflow-wrap: anywhere; }
     ul { list-style: none; margin: 6px 0; padding: 0; }
     #checklist li { display: grid; grid-template-columns: 1.4em 5.2em 1fr auto; gap: 4px;
       padding: 6px 2px; border-bottom: 1px solid #333; font-size: 15px; }
@@ -111,7 +116,7 @@ package enum RemotePage {
     #checklist .label { color: #c0bfbc; }
     #checklist .detail { overflow-wrap: anywhere; }
     #checklist .time { color: #9a9996; }
-    #seconds { display: flex; gap: 8px; margin: 12px 0 8px; }
+    #seconds { display: flex; gap: 8px; margin: 10px 0 4px; }
     #seconds button { flex: 1; min-height: 40px; }
     #seconds button[aria-checked="true"] { background: var(--accent); }
     #actions { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
@@ -123,10 +128,30 @@ package enum RemotePage {
     #start, #take-now { grid-column: span 2; min-height: 68px; font-size: 22px; }
     #start[hidden], #take-now[hidden] { display: none; }
     #photo img { width: 100%; border-radius: 12px; display: block; margin-top: 4px; }
-    #summary li { padding: 6px 2px; border-bottom: 1px solid #333; }
+    #summary li { padding: 6px 2px; border-bottom: 1px solid #333; overflow-wrap: anywhere; }
     #summary .label { color: #c0bfbc; display: inline-block; min-width: 5.5em; }
     #summary .rownote { color: #9a9996; }
     .row { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; margin-top: 12px; }
+    /* A phone on its side: the picture (and the count over it) on the left, the status and
+       the action that matters now on the right, both without scrolling. */
+    @media (orientation: landscape) and (max-height: 540px) {
+      header { padding: 6px 12px; }
+      main { max-width: none; padding: 6px 10px 12px; }
+      #live { display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr);
+        gap: 12px; align-items: start; }
+      #stage { min-height: 0; }
+      #preview { max-height: calc(100vh - 64px); }
+      #count { font-size: min(24vw, 45vh); }
+      #status { margin-top: 0; }
+      #start, #take-now { min-height: 56px; }
+      button, .button { min-height: 48px; }
+      #photo { display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr);
+        gap: 12px; }
+      #photo[hidden] { display: none; }
+      #photo .row { grid-column: 2; grid-row: 1; margin-top: 4px; }
+      #summary { grid-column: 2; grid-row: 2; margin-top: 0; }
+      #photo img { max-height: calc(100vh - 64px); object-fit: contain; grid-row: 1 / span 2; }
+    }
     @keyframes spin { to { transform: rotate(360deg); } }
     """#
 }
