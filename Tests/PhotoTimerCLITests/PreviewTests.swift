@@ -243,7 +243,10 @@ struct PreviewTests {
       await pane.press("r")
       #expect(await pane.wait { $0.contains("restarted (1)") })
       await pane.press("c")
-      #expect(await pane.wait { $0.contains("Framing") && !$0.contains("c cancel") })
+      #expect(
+        await pane.wait {
+          $0.contains("Cancelled: press space to count again") && !$0.contains("c cancel")
+        })
       let before = await pane.screen()
       #expect(await pane.wait { $0 != before && PaneCells($0).all.count > 500 })
       #expect(ffmpegChildren(of: pid) == ffmpeg)
