@@ -7,10 +7,11 @@ import PackageDescription
 //   1. PhotoTimerConcurrency: locks, parked continuations, a value that arrives once.
 //   2. PhotoTimerPOSIX (the kernel, every system call through one funnel) beside PhotoTimer
 //      (the engine, the view model, the presentation: no platform code); neither uses the other.
-//   3. Platform-free libraries over the engine: PhotoTimerLocation, PhotoTimerImaging.
+//   3. Platform-free libraries over the engine: PhotoTimerLocation, PhotoTimerImaging,
+//      PhotoTimerTerminal (pictures as cells).
 //   4. The pieces that reach a device, a file, a program or a socket: PhotoTimerJPEG,
 //      PhotoTimerGPSD, PhotoTimerFFmpeg, PhotoTimerGPhoto2, PhotoTimerGStreamer,
-//      PhotoTimerTerminal, PhotoTimerRemote (and the C modules they wrap).
+//      PhotoTimerRemote (and the C modules they wrap).
 //   5. PhotoTimerCommandLine: what both programs set up from the same options.
 //   6. The front ends: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`).
 //   Beside them: PhotoTimerTesting, PhotoTimerHarnesses, the benchmarks and the fuzzers.
