@@ -90,27 +90,29 @@ import Testing
     "On a phone-sized page: the live picture, start, a double tap, cancel, take it now, the photo byte for byte, and the program's end"
   )
   func remoteSession() async throws {
-    let program = try Program(Self.arguments)
-    defer { program.kill() }
-    let browser = try await WebDriver(width: 360, height: 780)
-    do {
-      try await session(program, browser)
-    } catch {
-      await browser.quit()
-      throw error
-    }
-    await browser.quit()
+    try await withProgram { program, browser in try await session(program, browser) }
   }
 
   @Test(
     "Upright (360 × 780) and on its side (780 × 360): no key words, the action that matters now on screen without scrolling, nothing wider than the screen, the photo in place of the picture",
     arguments: [(360, 780), (780, 360)])
   func layout(width: Int, height: Int) async throws {
+    try await withProgram(width: width, height: height) { program, browser in
+      try await layout(program, browser, name: "remote-\(width)x\(height)")
+    }
+  }
+
+  /// Runs `body` with the program (`arguments`) and a browser of `width` × `height`; the
+  /// browser quits and the program is stopped however `body` ends.
+  private func withProgram(
+    width: Int = 360, height: Int = 780,
+    _ body: (Program, WebDriver) async throws -> Void
+  ) async throws {
     let program = try Program(Self.arguments)
     defer { program.kill() }
     let browser = try await WebDriver(width: width, height: height)
     do {
-      try await layout(program, browser, name: "remote-\(width)x\(height)")
+      try await body(program, browser)
     } catch {
       await browser.quit()
       throw error

@@ -166,72 +166,6 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     public var time: String?
   }
 
-  /// Who reads a screen, and so the words it takes.
-  public enum Audience: Hashable, Sendable {
-    /// The terminal and the window: keys (`press space to start`) and the computer's paths.
-    case keyboard
-    /// The phone page: taps (`tap Start`), and a photo's name, never a path of the computer.
-    case phone
-
-    /// How to ask for `action` on this screen: `press space`, `tap Start`.
-    public func prompt(_ action: Action) -> String {
-      switch self {
-      case .keyboard: "press \(action.key)"
-      case .phone: "tap \(action.title)"
-      }
-    }
-  }
-
-  /// Something the user can do now: the one list of intents every front end maps its keys,
-  /// buttons and requests to. The raw value is the intent's name on the wire and in GActions
-  /// (`take-now`).
-  public enum Action: String, Hashable, Sendable, CaseIterable {
-    /// Start the count.
-    case start
-    /// End the count and take the photo at once.
-    case takeNow = "take-now"
-    /// Cancel the run.
-    case cancel
-    /// Cancel the run and start it again.
-    case restart
-    /// Leave.
-    case quit
-
-    /// The action on a button: `Take it now`.
-    public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
-
-    /// The key that asks for it in the terminal and the window (the window also takes Esc
-    /// for cancel and Ctrl+Q for quit): `space`, `c`, `r`, `q`.
-    public var key: String {
-      switch self {
-      case .start, .takeNow: "space"
-      case .cancel: "c"
-      case .restart: "r"
-      case .quit: "q"
-      }
-    }
-
-    /// What the action does, in a few words: `take it now`.
-    public var label: String {
-      switch self {
-      case .start: "start"
-      case .takeNow: "take it now"
-      case .cancel: "cancel"
-      case .restart: "restart"
-      case .quit: "quit"
-      }
-    }
-  }
-
-  /// The countdowns a front end offers to choose from, in seconds (0: no count); a front end
-  /// adds the one in use when it is not among them.
-  public static let countdownChoices = [0, 3, 5, 10]
-
-  /// A countdown choice in words: `no count`, `5 s`.
-  public static func countdownLabel(_ seconds: Int) -> String {
-    seconds == 0 ? "no count" : "\(seconds) s"
-  }
-
   /// One line of a photo's summary: `settings  f/2.8 · 1/60 s · ISO 400`.
   public struct SummaryRow: Hashable, Sendable {
     /// What the row is: `file`, `settings`, `place`, `look`, `shutter`.
@@ -252,7 +186,7 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
   /// asks (``refusal(of:)`` says why another is not).
   public var actions: [Action]
   /// Why each action not in ``actions`` cannot be done now.
-  private var refusals: [Action: String]
+  private(set) var refusals: [Action: String]
   /// A restart or a time-lapse shot, if one is the latest news.
   public var note: String?
   /// The photo taken, summarised; empty until there is one.
@@ -365,62 +299,6 @@ extension PhotoTimerPresentation {
       (row.mark, row.detail) = (.stopped, "stopped")
     }
     return row
-  }
-
-  /// Why `action` cannot be done now, in words (`a count is already running`), or `nil` when
-  /// it can: what a remote is answered, what a refused key would say.
-  public func refusal(of action: Action) -> String? {
-    actions.contains(action) ? nil : refusals[action] ?? "not now"
-  }
-
-  /// The first of `candidates` that can be done now: a key or a shortcut that serves two
-  /// intents in turn (space takes it now while counting, else starts).
-  public func first(of candidates: [Action]) -> Action? {
-    candidates.first { actions.contains($0) }
-  }
-
-  private static func refusals(
-    _ status: PhotoTimerStatus, context: Context, allowed: [Action]
-  ) -> [Action: String] {
-    var reasons: [Action: String] = [:]
-    for action in Action.allCases where !allowed.contains(action) {
-      reasons[action] = refusal(action, status, context: context)
-    }
-    return reasons
-  }
-
-  private static func refusal(
-    _ action: Action, _ status: PhotoTimerStatus, context: Context
-  )
-    -> String
-  {
-    if context.isOver { return "the program is closing" }
-    if context.betweenShots { return "a time-lapse is waiting for its next shot: cancel it first" }
-    switch (action, status) {
-    case (.quit, _): return "a run is going: cancel it first"
-    case (.start, .counting): return "a count is already running"
-    case (.start, .waiting), (.start, .capturing): return "a photo is being taken"
-    case (.takeNow, .waiting), (.takeNow, .capturing):
-      return "the count is over: the photo is being taken"
-    case (.start, _):
-      if let problem = context.problem { return "the camera is not ready: \(problem)" }
-      return "the camera is still starting"
-    case (.takeNow, _), (.cancel, _), (.restart, _): return "no count is running"
-    }
-  }
-
-  private static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
-    if context.isOver { return [] }
-    if context.betweenShots { return [.cancel] }
-    switch status {
-    case .counting: return [.takeNow, .cancel, .restart]
-    case .waiting, .capturing: return [.cancel, .restart]
-    case .idle where context.cameraStarting && context.startsWhenReady && !context.hasRun:
-      return [.takeNow, .quit]
-    case .idle, .captured, .failed:
-      let canStart = !context.cameraStarting && context.problem == nil
-      return (canStart ? [.start] : []) + [.quit]
-    }
   }
 
   private static func summary(of photo: CapturedPhoto, audience: Audience) -> [SummaryRow] {
