@@ -137,8 +137,7 @@ let package = Package(
       name: "PhotoTimerCLI",
       dependencies: [
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerLocation", "PhotoTimerGPSD",
-        "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerFFmpeg", "PhotoTimerGPhoto2",
-        "PhotoTimerGStreamer", "PhotoTimerPOSIX", "PhotoTimerTerminal",
+        "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
     // The desktop window: GTK 4 drives the unchanged view model; the main actor runs in GLib's
     // loop. Apart from the command so that `phototimer` keeps no GTK dependency.
@@ -146,8 +145,7 @@ let package = Package(
       name: "PhotoTimerGTK",
       dependencies: [
         "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
-        "PhotoTimerRemote", "CGTK",
+        "PhotoTimerPOSIX", "PhotoTimerRemote", "CGTK",
       ]),
     // GTK 4 and libcanberra; the flags come from scripts/pkgconfig.sh (see the Makefile).
     .systemLibrary(

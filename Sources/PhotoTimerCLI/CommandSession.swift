@@ -314,7 +314,7 @@ final class CommandSession {
     case .failed(let failure):
       // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
       // DSLR's live view is only the preview: gphoto2 still takes the photos).
-      if camera?.isFailed ?? false, options.camera != .gphoto2 {
+      if camera?.isFailed ?? false, !options.camera.kind.shootsItself {
         progress.result = result
         progress.done = true
       }

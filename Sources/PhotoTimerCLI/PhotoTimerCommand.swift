@@ -1,9 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
-import PhotoTimerFFmpeg
 import PhotoTimerGPSD
-import PhotoTimerGPhoto2
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
@@ -36,11 +34,11 @@ struct PhotoTimerCommand {
       exit(await Doctor(options: run).report())
     case .run(var run):
       var fallback: String?
-      if run.camera == .auto {
+      if run.camera.isAuto {
         run.camera = await ProgramSetup.resolveAuto()
-        if case .scene = run.camera { fallback = ProgramSetup.noCameraFound }
+        if run.camera.scenePreset != nil { fallback = ProgramSetup.noCameraFound }
       }
-      if let problem = ProgramSetup.checkImageFile(run) {
+      if let problem = ProgramSetup.checkCamera(run) {
         writeError("error: \(problem)\n" + CommandOptions.usageLine + "\n")
         exit(ExitCode.usage.rawValue)
       }
@@ -50,8 +48,8 @@ struct PhotoTimerCommand {
         source = try await ProgramSetup.cameraSource(run)
       } catch {
         // NB: a size the camera lacks is the command line's mistake: the sizes it has follow.
-        if case .mode = error {
-          writeError("error: \(error)\n" + CommandOptions.usageLine + "\n")
+        if case CameraOpenError.usage(let problem) = error {
+          writeError("error: \(problem)\n" + CommandOptions.usageLine + "\n")
           exit(ExitCode.usage.rawValue)
         }
         writeError("error: \(error)\n")

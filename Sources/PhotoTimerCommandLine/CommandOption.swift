@@ -1,5 +1,6 @@
 import PhotoTimer
 import PhotoTimerGPSD
+import PhotoTimerImaging
 import PhotoTimerLocation
 import PhotoTimerRemote
 
@@ -100,15 +101,14 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--camera"], value: .text(name: "SOURCE", example: "scene"),
         help: [
-          "auto (default) | v4l2:/dev/videoN | pipewire[:NODE] | scene[:PRESET] | file:PATH"
-            + " | ffmpeg:INPUT | gphoto2",
-          "presets: daylight, overcast, golden-hour, indoor, night",
+          CameraKinds.usages.joined(separator: " | ") + " (auto is the default)",
+          "presets: " + ScenePreset.all.map(\.name).joined(separator: ", "),
           "auto: the first webcam (V4L2, through GStreamer), else a gphoto2 camera, else the"
             + " scene camera",
         ],
         set: .parse { run, text in
           do throws(CommandOptions.UsageError) {
-            run.camera = try CommandOptions.camera(text)
+            run.camera = try CameraKinds.parse(text)
             return []
           } catch {
             return error.problems
@@ -134,10 +134,10 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         names: ["--ffmpeg-format"], value: .text(name: "FORMAT", example: "v4l2"),
         help: ["ffmpeg input format for ffmpeg:INPUT (e.g. v4l2, lavfi)"],
         set: .parse { run, format in
-          guard case .ffmpeg(let input, _) = run.camera else {
+          guard run.camera.kind is FFmpegKind else {
             return ["--ffmpeg-format applies only to --camera ffmpeg:INPUT"]
           }
-          run.camera = .ffmpeg(input, format: format)
+          run.camera.format = format
           return []
         })
     case .output:

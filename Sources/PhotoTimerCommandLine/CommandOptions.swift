@@ -21,26 +21,6 @@ package struct CommandOptions: Equatable {
     case off
   }
 
-  /// Which camera takes the photo.
-  package enum CameraChoice: Equatable {
-    /// The seed's simulated camera: no pixels, no file (`--simulate`).
-    case simulated
-    /// The built-in scene camera under a lighting preset.
-    case scene(ScenePreset)
-    /// A JPEG or PNG file as the sensor.
-    case file(String)
-    /// A stream read through ffmpeg, with its input format.
-    case ffmpeg(String, format: String?)
-    /// A V4L2 webcam through GStreamer (`v4l2:/dev/video0`).
-    case v4l2(String)
-    /// A PipeWire camera through GStreamer, by node name, or the default one.
-    case pipewire(String?)
-    /// A DSLR through gphoto2.
-    case gphoto2
-    /// `auto`: a V4L2 device, else a gphoto2 camera, else the scene camera (decided at start).
-    case auto
-  }
-
   /// How the run is shown.
   package enum OutputMode: Equatable {
     /// The live view (stdout is a terminal).

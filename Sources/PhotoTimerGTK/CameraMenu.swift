@@ -10,17 +10,17 @@ final class CameraMenu {
   /// The menu's widget, a drop-down.
   let widget: Widget
   /// The camera in use, selected in the menu.
-  var current: CommandOptions.CameraChoice
-  private(set) var cameras: [CommandOptions.CameraChoice]
+  var current: CameraChoice
+  private(set) var cameras: [CameraChoice]
   private let window: Widget
-  private let choose: @MainActor (CommandOptions.CameraChoice) -> Void
+  private let choose: @MainActor (CameraChoice) -> Void
   /// The menu is being changed by the program: selection changes on the way are no choice.
   private var replacing = false
 
   /// Makes the menu with `current` in it; `choose` is called with each camera the user picks.
   init(
-    current: CommandOptions.CameraChoice, window: Widget,
-    choose: @escaping @MainActor (CommandOptions.CameraChoice) -> Void
+    current: CameraChoice, window: Widget,
+    choose: @escaping @MainActor (CameraChoice) -> Void
   ) {
     self.current = current
     self.window = window
@@ -41,7 +41,7 @@ final class CameraMenu {
   }
 
   /// Lists `list`, with the two entries that ask for a camera of one's own.
-  func show(_ list: [CommandOptions.CameraChoice]) {
+  func show(_ list: [CameraChoice]) {
     cameras = list
     replacing = true
     GTK.replaceItems(
@@ -58,7 +58,7 @@ final class CameraMenu {
   }
 
   /// Adds `camera` to the list (once) and switches to it.
-  private func use(_ camera: CommandOptions.CameraChoice) {
+  private func use(_ camera: CameraChoice) {
     var list = cameras
     if !list.contains(camera) { list.append(camera) }
     show(list)
@@ -141,18 +141,6 @@ final class CameraMenu {
     gtk_window_present(typed)
   }
 
-  /// A camera's name in the menu.
-  static func name(_ camera: CommandOptions.CameraChoice) -> String {
-    switch camera {
-    case .simulated: "simulation"
-    case .scene(let preset): "Scene: \(preset.name)"
-    case .file(let path): "File: \((path as NSString).lastPathComponent)"
-    case .ffmpeg(let input, let format):
-      format == "v4l2" ? "Webcam \(input)" : "Stream \(CameraAddress.redacted(input))"
-    case .v4l2(let path): "Webcam \(path)"
-    case .pipewire(let node): "PipeWire camera \(node ?? "(default)")"
-    case .gphoto2: "DSLR (gphoto2)"
-    case .auto: "Automatic"
-    }
-  }
+  /// A camera's name in the menu, as its kind says it.
+  static func name(_ camera: CameraChoice) -> String { camera.kind.menuName(camera) }
 }

@@ -1,7 +1,6 @@
 import CGTK
 import PhotoTimer
 import PhotoTimerCommandLine
-import PhotoTimerGStreamer
 import PhotoTimerImaging
 
 /// The bar under the picture: the status line, the buttons of the intents (bound to the

@@ -67,7 +67,7 @@ final class PhotoTimerWindow {
       controller.chores.append(Task { await controller.setRemote(on) })
     }
     let controls = ControlBar(
-      options: options, mirrored: options.mirror ?? options.camera.isWebcam,
+      options: options, mirrored: options.mirror ?? options.camera.kind.mirrored(options.camera),
       cameraMenu: cameras.widget, remote: remote.widget, choices: forward)
     gtk_window_set_child(
       typedWindow,

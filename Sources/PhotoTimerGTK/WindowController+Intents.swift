@@ -2,9 +2,6 @@ import CGTK
 import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
-import PhotoTimerFFmpeg
-import PhotoTimerGPhoto2
-import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 
@@ -59,17 +56,17 @@ extension WindowController {
     settings.countdown = seconds
     store.save(settings)
     // NB: a DSLR's live view is timed to stop before zero: its services know the count.
-    if options.camera == .gphoto2 { rebuild() } else { model?.countdownSeconds = seconds }
+    if options.camera.kind.shootsItself { rebuild() } else { model?.countdownSeconds = seconds }
   }
 
   /// The camera menu's choice.
-  func chooseCamera(_ camera: CommandOptions.CameraChoice) {
+  func chooseCamera(_ camera: CameraChoice) {
     guard camera != options.camera else { return }
     options.camera = camera
-    if options.mirror == nil { mirrored = options.camera.isWebcam }
+    if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
     views.controls.setMirror(mirrored)
-    settings.camera = options.camera.argument
-    if case .ffmpeg(_, let format) = options.camera { settings.ffmpegFormat = format }
+    settings.camera = options.camera.text
+    settings.ffmpegFormat = options.camera.format
     store.save(settings)
     rebuild()
   }
@@ -98,36 +95,19 @@ extension WindowController {
     rebuild()
   }
 
-  /// The size menu for the camera in use: a V4L2 webcam's modes as its driver lists them
-  /// (hidden for any other camera, or a webcam that cannot be read).
+  /// The size menu for the camera in use: the sizes its kind offers (a V4L2 webcam's modes
+  /// as its driver lists them), hidden when it offers none.
   func showSizes() async {
-    guard case .v4l2(let path) = options.camera else {
-      views.controls.showSizes([], current: options.resolution)
-      return
-    }
-    let menu = await Task.detached { () -> [(title: String, request: ModeRequest)] in
-      guard let device = try? V4L2Device.inspect(path) else { return [] }
-      return ModeRequest.menu(for: device.modes)
-    }.value
-    guard !closing, case .v4l2(path) = options.camera else { return }
+    let camera = options.camera
+    let menu = await Task.detached { await camera.kind.sizes(camera) }.value
+    guard !closing, camera == options.camera else { return }
     views.controls.showSizes(menu, current: options.resolution)
   }
 
   /// The cameras `doctor` would find: webcams, a DSLR, the scene presets; the one from the
   /// command line first.
   func discoverCameras() async {
-    let found = await Task.detached { () -> [CommandOptions.CameraChoice] in
-      var found = VideoDevice.connected().map {
-        CommandOptions.CameraChoice.v4l2($0.path)
-      }
-      if DetectedCamera.stillImageInterfacePresent() {
-        let gphoto2 = GPhoto2Camera(
-          executable: ProgramSetup.gphoto2.executable, launcher: ProgramSetup.gphoto2.launcher,
-          store: nil, clock: ContinuousClock())
-        if let detected = try? await gphoto2.detect(), !detected.isEmpty { found.append(.gphoto2) }
-      }
-      return found + ScenePreset.all.map { .scene($0) }
-    }.value
+    let found = await Task.detached { await CameraKinds.discoverAll() }.value
     guard !closing else { return }
     var list = [options.camera]
     for choice in found where !list.contains(choice) { list.append(choice) }

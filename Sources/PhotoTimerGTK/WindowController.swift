@@ -73,7 +73,7 @@ final class WindowController {
     self.store = store
     self.trace = trace
     sound = ShutterSound(enabled: options.beep ?? true)
-    mirrored = options.mirror ?? options.camera.isWebcam
+    mirrored = options.mirror ?? options.camera.kind.mirrored(options.camera)
   }
 
   /// Renders the first frame, then opens the camera and looks for the others.
@@ -82,11 +82,11 @@ final class WindowController {
     if let trace { probeMainActor(trace) }
     chores.append(
       Task {
-        if options.camera == .auto {
+        if options.camera.isAuto {
           // NB: asks the system (and gphoto2 when a still camera is plugged in), off the main
           // thread.
           options.camera = await ProgramSetup.resolveAuto()
-          if options.mirror == nil { mirrored = options.camera.isWebcam }
+          if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
           views.controls.setMirror(mirrored)
           views.cameras.current = options.camera
           views.cameras.show([options.camera])

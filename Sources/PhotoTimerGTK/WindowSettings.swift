@@ -53,10 +53,8 @@ struct WindowSettings: Codable, Equatable, Sendable {
     if !given.contains(.seconds), let countdown, (0...3600).contains(countdown) {
       options.seconds = countdown
     }
-    if !given.contains(.camera), let text = camera, var choice = try? CommandOptions.camera(text) {
-      if case .ffmpeg(let input, _) = choice, let ffmpegFormat {
-        choice = .ffmpeg(input, format: ffmpegFormat)
-      }
+    if !given.contains(.camera), let text = camera, var choice = try? CameraKinds.parse(text) {
+      if let ffmpegFormat, choice.kind is FFmpegKind { choice.format = ffmpegFormat }
       options.camera = choice
     }
     if !given.contains(.filter), let text = look, let choice = try? CommandOptions.filter(text) {

@@ -38,7 +38,7 @@ case .run(var options, let given):
   settings.apply(to: &options, given: given)
   // NB: a file given on the command line; one remembered in the settings that has gone opens
   // with the window's own words (the camera menu offers another).
-  if given.contains(.camera), let problem = ProgramSetup.checkImageFile(options) {
+  if given.contains(.camera), let problem = ProgramSetup.checkCamera(options) {
     fail("error: \(problem)\n" + WindowOptions.usageLine + "\n", status: .usage)
   }
   if let note = ProgramSetup.placeDataNote(options) {

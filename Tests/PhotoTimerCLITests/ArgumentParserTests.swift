@@ -19,6 +19,43 @@ struct ArgumentParserTests {
     return run
   }
 
+  @Test("auto's webcam: the first node that captures video; none is no webcam")
+  func autoWebcam() async {
+    let none = V4L2Kind(devices: { [] }, capturesVideo: { _ in true })
+    #expect(await none.discover().isEmpty)
+    let two = V4L2Kind(
+      devices: {
+        [VideoDevice(path: "/dev/video0", name: "a"), VideoDevice(path: "/dev/video1", name: "b")]
+      }, capturesVideo: { _ in true })
+    #expect(await two.discover().first == .v4l2("/dev/video0"))
+    // A UVC camera's metadata node (no video capture) is skipped.
+    let metadata = V4L2Kind(
+      devices: {
+        [
+          VideoDevice(path: "/dev/video0", name: "meta"),
+          VideoDevice(path: "/dev/video1", name: "b"),
+        ]
+      }, capturesVideo: { $0 == "/dev/video1" })
+    #expect(await metadata.discover() == [.v4l2("/dev/video1")])
+  }
+
+  @Test("Every kind of camera parses back from the text that names it")
+  func registryRoundTrip() throws {
+    for choice: CameraChoice in [
+      .v4l2("/dev/video3"), .pipewire(nil), .pipewire("fakecam"),
+      .ffmpeg("rtsp://h/s", format: nil),
+      .gphoto2, .scene(.night), .file("/a b.jpg"), .auto,
+    ] {
+      let text = try #require(choice.text)
+      #expect(try CameraKinds.parse(text) == choice, "\(text)")
+    }
+    #expect(CameraChoice.simulated.text == nil)
+    // Every kind a --camera names is in the help's list and the unknown-camera error.
+    for kind in CameraKinds.all where kind.usage != nil {
+      #expect(CommandOptions.help.contains(kind.usage ?? ""), "\(kind.scheme)")
+    }
+  }
+
   @Test("Good command lines, in every spelling people use")
   func good() throws {
     #expect(try options([]).seconds == 5)
@@ -49,21 +86,6 @@ struct ArgumentParserTests {
     #expect(try options(["--interval", "2.5", "--count", "10"]).interval == .milliseconds(2500))
     #expect(try options(["--interval=60", "--count=3"]).count == 3)
     #expect(try options([]).camera == .auto)
-    #expect(CommandOptions.autoCamera(devices: []) == .scene(.daylight))
-    #expect(
-      CommandOptions.autoCamera(
-        devices: [
-          VideoDevice(path: "/dev/video0", name: "a"), VideoDevice(path: "/dev/video1", name: "b"),
-        ], capturesVideo: { _ in true })
-        == .v4l2("/dev/video0"))
-    // A UVC camera's metadata node (no video capture) is skipped.
-    #expect(
-      CommandOptions.autoCamera(
-        devices: [
-          VideoDevice(path: "/dev/video0", name: "meta"),
-          VideoDevice(path: "/dev/video1", name: "b"),
-        ], capturesVideo: { $0 == "/dev/video1" })
-        == .v4l2("/dev/video1"))
     #expect(try options(["--camera", "v4l2:/dev/video4"]).camera == .v4l2("/dev/video4"))
     #expect(try options(["--camera", "pipewire"]).camera == .pipewire(nil))
     #expect(try options(["--camera", "pipewire:fakecam"]).camera == .pipewire("fakecam"))
@@ -113,8 +135,8 @@ struct ArgumentParserTests {
       (
         ["--camera", "webcam"],
         [
-          "unknown camera 'webcam'; use auto, v4l2:DEVICE, pipewire[:NODE], scene[:PRESET],"
-            + " file:PATH, ffmpeg:INPUT or gphoto2"
+          "unknown camera 'webcam'; use auto, v4l2:/dev/videoN, pipewire[:NODE], ffmpeg:INPUT,"
+            + " gphoto2, scene[:PRESET] or file:PATH"
         ]
       ),
       (

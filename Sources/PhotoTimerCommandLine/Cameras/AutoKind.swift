@@ -1,0 +1,68 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+
+/// `auto`: resolved before anything opens to the first camera of the first automatic kind
+/// (``CameraKinds/resolveAuto()``), else the scene camera.
+package struct AutoKind: CameraKind {
+  package init() {}
+
+  package var scheme: String { "auto" }
+
+  package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
+    guard argument == nil else {
+      throw CommandOptions.UsageError(problems: ["--camera auto takes no argument"])
+    }
+    return .auto
+  }
+
+  /// Unresolved, `auto` opens the scene camera.
+  package func open(
+    _ choice: CameraChoice, _ options: CommandOptions.RunOptions
+  ) async throws
+    -> (any CameraSource)?
+  {
+    try await SceneKind().open(.scene(.daylight), options)
+  }
+
+  package func menuName(_ choice: CameraChoice) -> String { "Automatic" }
+
+  package func identity(_ choice: CameraChoice, source: (any CameraSource)?) -> CameraIdentity {
+    SceneKind().identity(.scene(.daylight), source: source)
+  }
+}
+
+/// The seed's simulated camera: no pixels, no file (`--simulate`; no `--camera` names it).
+package struct SimulatedKind: CameraKind {
+  package init() {}
+
+  package var scheme: String { "simulation" }
+  package var usage: String? { nil }
+
+  package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
+    .simulated
+  }
+
+  package func open(
+    _ choice: CameraChoice, _ options: CommandOptions.RunOptions
+  ) async throws
+    -> (any CameraSource)?
+  { nil }
+
+  package func services(
+    _ choice: CameraChoice, camera: (any CameraSource)?, options: CommandOptions.RunOptions
+  ) throws -> PhotoTimerServices? { .simulated() }
+
+  package func menuName(_ choice: CameraChoice) -> String { "simulation" }
+
+  package func identity(_ choice: CameraChoice, source: (any CameraSource)?) -> CameraIdentity {
+    CameraIdentity(kind: scheme, name: "simulated camera")
+  }
+}
+
+extension CameraChoice {
+  /// `auto`.
+  package static var auto: Self { CameraChoice(kind: AutoKind()) }
+  /// The simulation (`--simulate`).
+  package static var simulated: Self { CameraChoice(kind: SimulatedKind()) }
+}

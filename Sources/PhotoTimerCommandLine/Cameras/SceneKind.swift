@@ -1,0 +1,66 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerImaging
+
+/// The built-in scene camera under a lighting preset: `scene[:PRESET]`.
+package struct SceneKind: CameraKind {
+  package init() {}
+
+  package var scheme: String { "scene" }
+  package var usage: String? { "scene[:PRESET]" }
+
+  package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
+    guard let name = argument else { return .scene(.daylight) }
+    guard let preset = ScenePreset.named(name) else {
+      let names = ScenePreset.all.map(\.name).joined(separator: ", ")
+      throw CommandOptions.UsageError(problems: [
+        "no scene preset '\(name)'; choose one of \(names)"
+      ])
+    }
+    return .scene(preset)
+  }
+
+  /// Every preset: always there.
+  package func discover() async -> [CameraChoice] { ScenePreset.all.map { .scene($0) } }
+
+  package func open(
+    _ choice: CameraChoice, _ options: CommandOptions.RunOptions
+  ) async throws
+    -> (any CameraSource)?
+  {
+    SceneCamera(
+      preset: Self.preset(choice), width: options.width, height: options.height,
+      clock: ContinuousClock())
+  }
+
+  package func menuName(_ choice: CameraChoice) -> String { "Scene: \(Self.preset(choice).name)" }
+
+  package func identity(_ choice: CameraChoice, source: (any CameraSource)?) -> CameraIdentity {
+    let camera = source as? SceneCamera<ContinuousClock>
+    return CameraIdentity(
+      kind: scheme, name: camera?.model ?? "Scene camera (\(Self.preset(choice).name))",
+      mode: camera.map { "\($0.width)×\($0.height)" })
+  }
+
+  package func diagnose(_ options: CommandOptions.RunOptions) async -> [DoctorLine] {
+    let presets = ScenePreset.all.map(\.name).joined(separator: "|")
+    return [DoctorLine(.ok, "scene camera", "built in: --camera scene[:\(presets)]")]
+  }
+
+  /// The preset a choice names (daylight when none or an unknown one).
+  static func preset(_ choice: CameraChoice) -> ScenePreset {
+    choice.argument.flatMap(ScenePreset.named) ?? .daylight
+  }
+}
+
+extension CameraChoice {
+  /// The built-in scene camera under a lighting preset.
+  package static func scene(_ preset: ScenePreset) -> Self {
+    CameraChoice(kind: SceneKind(), argument: preset.name)
+  }
+
+  /// The scene camera's preset, when this is the scene camera.
+  package var scenePreset: ScenePreset? {
+    kind is SceneKind ? SceneKind.preset(self) : nil
+  }
+}
