@@ -130,4 +130,50 @@ struct SystemCallTests {
     #expect(FileSystem.canWriteFolder(folder.path))
     #expect(FileSystem.isExecutable("/bin/sh"))
   }
+
+  @Test("Interfaces are listed through the funnel: loopback is there, a failure is the call's")
+  func interfaces() async throws {
+    let all = try NetworkInterfaces.ipv4()
+    #expect(all.contains { $0.address == "127.0.0.1" && $0.isLoopback && $0.isUp })
+    await withPlan({ $0.fail("getifaddrs", with: .outOfMemory) }) {
+      #expect(throws: SystemCallError(call: "getifaddrs", errno: .outOfMemory)) {
+        try NetworkInterfaces.ipv4()
+      }
+    }
+    #expect(NetworkInterfaces.isNumeric("10.0.0.5"))
+    #expect(NetworkInterfaces.isNumeric("::1"))
+    #expect(!NetworkInterfaces.isNumeric("camera.local"))
+  }
+
+  @Test("A Unix socket answers while someone listens, and not once they stop; no descriptor left")
+  func unixSocket() async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sock-\(UUID().uuidString.prefix(8))"
+    ).path
+    defer { unlink(path) }
+    try await withPlan { () async throws in
+      #expect(try !FileDescriptor.unixSocketAnswers(at: path))
+      let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      #expect(listener >= 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      #expect(bound == 0)
+      #expect(listen(listener, 4) == 0)
+      #expect(try FileDescriptor.unixSocketAnswers(at: path))
+      close(listener)
+      #expect(try !FileDescriptor.unixSocketAnswers(at: path))
+      #expect(try !FileDescriptor.unixSocketAnswers(at: String(repeating: "x", count: 200)))
+    }
+    await withPlan({ $0.fail("socket", with: .tooManyOpenFiles) }) {
+      #expect(throws: SystemCallError(call: "socket", errno: .tooManyOpenFiles)) {
+        try FileDescriptor.unixSocketAnswers(at: path)
+      }
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import PhotoTimerPOSIX
 
 /// Where the remote listens: the machine's LAN addresses, or one address, on a port.
 ///
@@ -88,27 +88,9 @@ public struct RemoteAddress: Hashable, Sendable, CustomStringConvertible {
 
   /// The IPv4 addresses of the interfaces that are up and not loopback, private ranges first.
   package static func lanAddresses() -> [String] {
-    var list: UnsafeMutablePointer<ifaddrs>?
-    guard getifaddrs(&list) == 0, let first = list else { return [] }
-    defer { freeifaddrs(list) }
-    var found: [String] = []
-    var next: UnsafeMutablePointer<ifaddrs>? = first
-    while let entry = next {
-      next = entry.pointee.ifa_next
-      let flags = Int32(bitPattern: entry.pointee.ifa_flags)
-      guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0,
-        let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET)
-      else { continue }
-      var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-      let converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
-        var raw = inet.pointee.sin_addr
-        return inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil
-      }
-      if converted {
-        found.append(
-          String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-      }
-    }
+    // NB: a machine whose interfaces cannot be listed has, for the phone, no address.
+    let found = ((try? NetworkInterfaces.ipv4()) ?? [])
+      .filter { $0.isUp && !$0.isLoopback }.map(\.address)
     let isPrivate = { (address: String) in
       address.hasPrefix("192.168.") || address.hasPrefix("10.")
         || (16...31).contains(Int(address.split(separator: ".").dropFirst().first ?? "") ?? 0)
@@ -118,8 +100,6 @@ public struct RemoteAddress: Hashable, Sendable, CustomStringConvertible {
   }
 
   private static func isNumeric(_ address: String) -> Bool {
-    var v4 = in_addr()
-    var v6 = in6_addr()
-    return inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1
+    NetworkInterfaces.isNumeric(address)
   }
 }
