@@ -52,60 +52,38 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
 
   private func readLoop() {
     var pending = [UInt8]()
-    var errorText = ""
-    var errorsOpen = true
+    var errorLines = LineBuffer()
     var lastFrameAt = ContinuousClock.now
     var sawFrame = false
-    while true {
-      let limit = sawFrame ? camera.stallTimeout : camera.firstFrameTimeout
-      let left = limit - lastFrameAt.duration(to: .now)
-      guard left > .zero else {
-        fail(
-          .stalled(input: camera.input, seconds: Int(limit.components.seconds), lastLines: lines()))
+    var limit: Duration { sawFrame ? camera.stallTimeout : camera.firstFrameTimeout }
+    let end = ChildProcess.collect(
+      [child.output, child.errors], wake: wake, endsWith: 0, drainOnWake: false, chunk: 1 << 16,
+      timeout: { limit - lastFrameAt.duration(to: .now) }
+    ) { source, bytes in
+      guard source == 0 else {
+        for line in errorLines.append(bytes) { heard(line) }
         return
       }
-      var requests: [(FileDescriptor, PollEvents)] = [
-        (wake.descriptor, .readable), (child.output, .readable),
-      ]
-      if errorsOpen { requests.append((child.errors, .readable)) }
-      let ready: [PollEvents]
-      do {
-        ready = try Poll.wait(requests, timeout: left)
-      } catch {
-        fail(.system(error))
-        return
-      }
-      if !ready[0].isEmpty { return }  // closed
-      do {
-        if errorsOpen, !ready[2].isEmpty {
-          let bytes = try child.errors.read(upTo: 1 << 12)
-          if bytes.isEmpty {
-            errorsOpen = false
-          } else {
-            errorText += String(decoding: bytes, as: UTF8.self)
-            while let newline = errorText.firstIndex(where: { $0 == "\n" || $0 == "\r" }) {
-              let line = String(errorText[..<newline]).trimmingCharacters(in: .whitespaces)
-              errorText = String(errorText[errorText.index(after: newline)...])
-              if !line.isEmpty { heard(line) }
-            }
-          }
-        }
-        if !ready[1].isEmpty {
-          let bytes = try child.output.read(upTo: 1 << 16)
-          if bytes.isEmpty { break }
-          pending.append(contentsOf: bytes)
-          while let size = state.withLock({ $0.size }), pending.count >= size.bytes {
-            deliver(Array(pending[0..<size.bytes]), size: size)
-            pending.removeFirst(size.bytes)
-            lastFrameAt = ContinuousClock.now
-            sawFrame = true
-          }
-        }
-      } catch {
-        fail(.system(error))
-        return
+      pending.append(contentsOf: bytes)
+      while let size = state.withLock({ $0.size }), pending.count >= size.bytes {
+        deliver(Array(pending[0..<size.bytes]), size: size)
+        pending.removeFirst(size.bytes)
+        lastFrameAt = ContinuousClock.now
+        sawFrame = true
       }
     }
+    switch end {
+    case .woken: return  // closed
+    case .timedOut:
+      fail(
+        .stalled(input: camera.input, seconds: Int(limit.components.seconds), lastLines: lines()))
+      return
+    case .failed(let error):
+      fail(.system(error))
+      return
+    case .ended: break
+    }
+    let errorText = errorLines.rest
     // The stream ended: why? ffmpeg closed its output, so it is exiting; give it a moment
     // to do so by itself, then stop it.
     if !errorText.isEmpty { heard(errorText) }

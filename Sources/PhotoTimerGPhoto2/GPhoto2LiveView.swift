@@ -208,40 +208,28 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
   private func read(_ child: ChildProcess, wake: WakePipe) {
     var splitter = MJPEGSplitter()
     var errors = ""
-    var errorsOpen = true
     var unreadable: SystemCallError?
-    while true {
-      var requests: [(FileDescriptor, PollEvents)] = [
-        (wake.descriptor, .readable), (child.output, .readable),
-      ]
-      if errorsOpen { requests.append((child.errors, .readable)) }
-      let ready: [PollEvents]
-      do {
-        ready = try Poll.wait(requests, timeout: nil)
-      } catch {
-        unreadable = error
-        break
+    let end = ChildProcess.collect(
+      [child.output, child.errors], wake: wake, endsWith: 0, drainOnWake: false, chunk: 1 << 16
+    ) { source, bytes in
+      guard source == 0 else {
+        errors = String((errors + String(decoding: bytes, as: UTF8.self)).suffix(2000))
+        return
       }
-      // Woken: paused for a shot, or closed.
-      guard ready[0].isEmpty else { return }
-      if errorsOpen, !ready[2].isEmpty {
-        if let bytes = try? child.errors.read(upTo: 4096), !bytes.isEmpty {
-          errors = String((errors + String(decoding: bytes, as: UTF8.self)).suffix(2000))
-        } else {
-          errorsOpen = false
+      for picture in splitter.append(bytes) {
+        guard let frame = try? JPEGCodec.decode(picture, path: "gphoto2 live view") else {
+          continue
         }
+        var stamped = frame
+        stamped.timestamp = opened.duration(to: view.clock.now)
+        frames.deliver(stamped)
       }
-      if !ready[1].isEmpty {
-        guard let bytes = try? child.output.read(upTo: 1 << 16), !bytes.isEmpty else { break }
-        for picture in splitter.append(bytes) {
-          guard let frame = try? JPEGCodec.decode(picture, path: "gphoto2 live view") else {
-            continue
-          }
-          var stamped = frame
-          stamped.timestamp = opened.duration(to: view.clock.now)
-          frames.deliver(stamped)
-        }
-      }
+    }
+    switch end {
+    // Woken: paused for a shot, or closed.
+    case .woken: return
+    case .failed(let error): unreadable = error
+    case .ended, .timedOut: break
     }
     // The stream ended without being paused: the camera gives no live view, went away, or
     // its stream could not be read.
@@ -253,7 +241,7 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
       exit = child.waitBlocking(timeout: nil)
     }
     // NB: bounded: a process it left behind may hold the pipe open.
-    if errorsOpen, let ready = try? Poll.wait([(child.errors, .readable)], timeout: .seconds(1)),
+    if let ready = try? Poll.wait([(child.errors, .readable)], timeout: .seconds(1)),
       !ready[0].isEmpty, let rest = try? child.errors.read(upTo: 4096)
     {
       errors += String(decoding: rest, as: UTF8.self)

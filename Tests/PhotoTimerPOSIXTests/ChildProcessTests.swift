@@ -231,4 +231,66 @@ struct ChildProcessTests {
       kill(pid, SIGKILL)
     }
   }
+
+  @Test(
+    "The one output reader: frames to the end, lines apart, a wake, a stall",
+    .timeLimit(.minutes(1)))
+  func outputReader() async throws {
+    try await withPlan {
+      // Output to its end, the error stream's lines cut at \n and \r.
+      let (child, wake) = try ChildProcess.startWithWake([
+        "/bin/sh", "-c", "printf 'one\\rtwo\\n  three' >&2; printf abc; printf def",
+      ])
+      let collected = Locked((output: [UInt8](), lines: [String](), rest: ""))
+      let end = Locked<ChildProcess.CollectEnd?>(nil)
+      let reader = ReaderThread(name: "test.collect") {
+        var lines = LineBuffer()
+        let ended = ChildProcess.collect([child.output, child.errors], wake: wake) {
+          source, bytes in
+          if source == 0 {
+            collected.withLock { $0.output += bytes }
+          } else {
+            let complete = lines.append(bytes)
+            collected.withLock { $0.lines += complete }
+          }
+        }
+        collected.withLock { $0.rest = lines.rest }
+        end.withLock { $0 = ended }
+      }
+      await reader.join()
+      _ = try await child.wait()
+      child.closePipes()
+      wake.close()
+      #expect(end.withLock { $0 } == .ended)
+      let result = collected.withLock { $0 }
+      #expect(String(decoding: result.output, as: UTF8.self) == "abcdef")
+      #expect(result.lines == ["one", "two"])
+      #expect(result.rest == "  three")
+    }
+    try await withPlan {
+      // A stream that goes quiet: the time runs out; then a wake ends a wait with no limit.
+      let (child, wake) = try ChildProcess.startWithWake([
+        "/bin/sh", "-c", "printf x; exec sleep 30",
+      ])
+      let ends = Locked<[ChildProcess.CollectEnd]>([])
+      let reader = ReaderThread(name: "test.stall") {
+        let started = ContinuousClock.now
+        let first = ChildProcess.collect(
+          [child.output], wake: wake, endsWith: 0, drainOnWake: false,
+          timeout: { .milliseconds(200) - started.duration(to: .now) }
+        ) { _, _ in }
+        ends.withLock { $0.append(first) }
+        wake.signal()
+        let second = ChildProcess.collect([child.output], wake: wake, drainOnWake: false) { _, _ in
+        }
+        ends.withLock { $0.append(second) }
+      }
+      await reader.join()
+      #expect(ends.withLock { $0 } == [.timedOut, .woken])
+      child.terminate()
+      _ = try await child.wait()
+      child.closePipes()
+      wake.close()
+    }
+  }
 }

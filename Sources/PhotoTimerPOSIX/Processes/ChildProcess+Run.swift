@@ -129,37 +129,107 @@ extension ChildProcess {
       output: String(decoding: bytes.both, as: UTF8.self))
   }
 
-  /// Reads `sources` until each has ended, or until `wake` is signalled; then takes what is
-  /// already there without waiting. Hands each chunk to `received` with its source's index.
-  /// On a thread of its own.
+  /// How ``collect(_:wake:endsWith:drainOnWake:chunk:timeout:received:)`` ended.
+  package enum CollectEnd: Equatable, Sendable {
+    /// Every source ended, or the one whose end ends the read did.
+    case ended
+    /// `wake` was signalled (and, when asked, what was already there was read).
+    case woken
+    /// The time `timeout` allowed passed with nothing read.
+    case timedOut
+    /// `poll` or a read failed.
+    case failed(SystemCallError)
+  }
+
+  /// The one reader of a child's streams (ffmpeg's frames, gphoto2's live view, ``run(_:streams:timeLimit:received:)``'s
+  /// output): reads `sources` as they become readable and hands each chunk to `received` with
+  /// its source's index, on the calling thread (a ``ReaderThread``), until the sources end,
+  /// `wake` is signalled or the time runs out. Never busy: it sleeps in `poll`.
+  ///
+  /// - Parameters:
+  ///   - sources: The descriptors to read, such as `[child.output, child.errors]`.
+  ///   - wake: Ends the read when signalled.
+  ///   - endsWith: The index of the source whose end ends the read (a stream of frames:
+  ///     the error output may stay open), or `nil` to read until every source has ended.
+  ///   - drainOnWake: Whether, once woken, what is already in the sources is read (without
+  ///     waiting for more) before it returns; default true.
+  ///   - chunk: The most bytes one read takes.
+  ///   - timeout: Asked before each wait: how long it may wait for something to read, `nil`
+  ///     for as long as it takes; zero or less ends the read as ``CollectEnd/timedOut``.
+  ///   - received: Called with each chunk and its source's index.
+  /// - Returns: How it ended.
+  @discardableResult
   package static func collect(
-    _ sources: [FileDescriptor], wake: WakePipe, received: (Int, [UInt8]) -> Void
-  ) {
+    _ sources: [FileDescriptor], wake: WakePipe, endsWith: Int? = nil, drainOnWake: Bool = true,
+    chunk: Int = 4096, timeout: () -> Duration? = { nil },
+    received: (Int, [UInt8]) -> Void
+  ) -> CollectEnd {
     var open = Array(sources.indices)
     var draining = false
     while !open.isEmpty {
-      let requests =
-        open.map { (sources[$0], PollEvents.readable) } + [(wake.descriptor, .readable)]
-      guard
-        let ready = try? Poll.wait(
-          draining ? Array(requests.dropLast()) : requests, timeout: draining ? .zero : nil)
-      else { break }
+      let limit = draining ? Duration.zero : timeout()
+      if !draining, let limit, limit <= .zero { return .timedOut }
+      var requests = open.map { (sources[$0], PollEvents.readable) }
+      if !draining { requests.append((wake.descriptor, .readable)) }
+      let ready: [PollEvents]
+      do {
+        ready = try Poll.wait(requests, timeout: limit)
+      } catch {
+        return .failed(error)
+      }
       if !draining, !ready[open.count].isEmpty {
+        guard drainOnWake else { return .woken }
         draining = true
         continue
       }
       let readable = open.indices.filter { !ready[$0].isEmpty }
       if readable.isEmpty {
-        if draining { break }
+        if draining { return .woken }
         continue
       }
+      // NB: the last first, so that removing an ended source keeps the others' places (and
+      // an error stream is heard before the frames that follow what it said).
       for index in readable.reversed() {
-        guard let chunk = try? sources[open[index]].read(upTo: 4096), !chunk.isEmpty else {
+        let source = open[index]
+        let bytes: [UInt8]
+        do {
+          bytes = try sources[source].read(upTo: chunk)
+        } catch {
+          return .failed(error)
+        }
+        guard !bytes.isEmpty else {
           open.remove(at: index)
+          if source == endsWith { return .ended }
           continue
         }
-        received(open[index], chunk)
+        received(source, bytes)
       }
     }
+    return draining ? .woken : .ended
+  }
+}
+
+/// Text arriving in chunks, cut into lines at `\n` or `\r` (a progress line rewritten in place
+/// ends with `\r`): each line trimmed, empty ones dropped.
+package struct LineBuffer: Sendable {
+  /// What came after the last line break.
+  package private(set) var rest = ""
+
+  package init() {}
+
+  /// Adds `bytes` and returns the lines they complete.
+  package mutating func append(_ bytes: [UInt8]) -> [String] {
+    rest += String(decoding: bytes, as: UTF8.self)
+    var lines: [String] = []
+    while let newline = rest.firstIndex(where: { $0 == "\n" || $0 == "\r" }) {
+      let line = String(
+        rest[..<newline].drop { $0 == " " || $0 == "\t" }.reversed().drop {
+          $0 == " " || $0 == "\t"
+        }
+        .reversed())
+      rest = String(rest[rest.index(after: newline)...])
+      if !line.isEmpty { lines.append(line) }
+    }
+    return lines
   }
 }
