@@ -43,78 +43,9 @@ public struct ExifBlock: Sendable {
   /// - Throws: ``ImageFileError/encodeFailed(reason:)`` when libexif fails or the block is
   ///   larger than an APP1 segment can hold.
   public func bytes() throws(ImageFileError) -> [UInt8] {
-    guard let memory = exif_mem_new_default() else {
-      throw .encodeFailed(reason: "libexif could not allocate memory")
-    }
-    defer { exif_mem_unref(memory) }
-    guard let data = exif_data_new_mem(memory) else {
-      throw .encodeFailed(reason: "libexif could not allocate memory")
-    }
-    defer { exif_data_unref(data) }
-    // NB: the block is written exactly as described here; libexif must not add or drop tags.
-    exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
-    exif_data_set_byte_order(data, EXIF_BYTE_ORDER_INTEL)
-    exif_data_set_data_type(data, EXIF_DATA_TYPE_COMPRESSED)
-    try Self.add(entries(), to: data, memory: memory)
-    var buffer: UnsafeMutablePointer<UInt8>?
-    var size: UInt32 = 0
-    exif_data_save_data(data, &buffer, &size)
-    guard let buffer, size > 0 else {
-      throw .encodeFailed(reason: "libexif could not write the EXIF block")
-    }
-    defer { exif_mem_free(memory, buffer) }
-    guard size <= 65_533 else {
-      throw .encodeFailed(reason: "the EXIF block is \(size) bytes, more than APP1 holds")
-    }
-    return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
-  }
-
-  /// Adds `entries` to `data`, in tag order, replacing any entry with the same tag.
-  static func add(
-    _ entries: [Entry], to data: UnsafeMutablePointer<ExifData>,
-    memory: OpaquePointer
-  ) throws(ImageFileError) {
-    for entry in entries.sorted(by: { ($0.ifd.rawValue, $0.tag) < ($1.ifd.rawValue, $1.tag) }) {
-      guard let content = Self.content(data, entry.ifd), let item = exif_entry_new_mem(memory)
-      else { throw .encodeFailed(reason: "libexif could not allocate memory") }
-      defer { exif_entry_unref(item) }
-      if let existing = exif_content_get_entry(content, ExifTag(rawValue: UInt32(entry.tag))) {
-        exif_content_remove_entry(content, existing)
-      }
-      guard let storage = exif_mem_alloc(memory, ExifLong(entry.bytes.count)) else {
-        throw .encodeFailed(reason: "libexif could not allocate memory")
-      }
-      let target = storage.assumingMemoryBound(to: UInt8.self)
-      // NB: libexif writes each entry's bytes as they are, so a big-endian block (many
-      // cameras) gets our little-endian numbers swapped here.
-      var bytes = entry.bytes
-      if exif_data_get_byte_order(data) == EXIF_BYTE_ORDER_MOTOROLA {
-        bytes = Self.swapped(bytes, format: entry.format)
-      }
-      target.update(from: bytes, count: bytes.count)
-      item.pointee.data = target
-      item.pointee.size = UInt32(bytes.count)
-      item.pointee.tag = ExifTag(rawValue: UInt32(entry.tag))
-      item.pointee.format = entry.format
-      item.pointee.components = UInt(entry.components)
-      exif_content_add_entry(content, item)
-    }
-  }
-
-  /// Little-endian numbers of `format` turned big-endian.
-  private static func swapped(_ bytes: [UInt8], format: ExifFormat) -> [UInt8] {
-    let width: Int =
-      switch format {
-      case EXIF_FORMAT_SHORT: 2
-      case EXIF_FORMAT_LONG, EXIF_FORMAT_RATIONAL: 4
-      default: 1
-      }
-    guard width > 1 else { return bytes }
-    var result = bytes
-    for start in stride(from: 0, to: bytes.count - width + 1, by: width) {
-      for offset in 0..<width { result[start + offset] = bytes[start + width - 1 - offset] }
-    }
-    return result
+    let document = try ExifDocument()
+    try document.add(entries())
+    return try document.serialized()
   }
 
   /// A camera's own JPEG with our EXIF added (description, software, GPS), its pixels and
@@ -139,37 +70,17 @@ public struct ExifBlock: Sendable {
       let block = try ExifBlock(metadata: metadata, width: size.width, height: size.height).bytes()
       return JPEGFile.inserting(exif: block, into: jpeg, keepingJFIF: true)
     }
-    guard let memory = exif_mem_new_default() else {
-      throw .encodeFailed(reason: "libexif could not allocate memory")
-    }
-    defer { exif_mem_unref(memory) }
-    guard let data = exif_data_new_mem(memory) else {
-      throw .encodeFailed(reason: "libexif could not allocate memory")
-    }
-    defer { exif_data_unref(data) }
-    exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
-    let payload = Array(jpeg[(segment.lowerBound + 4)..<segment.upperBound])
-    payload.withUnsafeBufferPointer { buffer in
-      exif_data_load_data(data, buffer.baseAddress, UInt32(buffer.count))
-    }
+    let document = try ExifDocument(
+      loading: Array(jpeg[(segment.lowerBound + 4)..<segment.upperBound]))
     let ours = ExifBlock(metadata: metadata, width: 0, height: 0).entries().filter {
       $0.ifd == EXIF_IFD_GPS || $0.tag == 0x010E || $0.tag == 0x0131
     }
-    try add(ours, to: data, memory: memory)
-    var buffer: UnsafeMutablePointer<UInt8>?
-    var size: UInt32 = 0
-    exif_data_save_data(data, &buffer, &size)
-    guard let buffer, size > 0 else {
-      throw .encodeFailed(reason: "libexif could not write the EXIF block")
-    }
-    defer { exif_mem_free(memory, buffer) }
-    guard size <= 65_533 else {
-      throw .encodeFailed(reason: "the merged EXIF block is \(size) bytes, more than APP1 holds")
-    }
-    let length = Int(size) + 2
+    try document.add(ours)
+    let block = try document.serialized("merged EXIF block")
+    let length = block.count + 2
     var result = Array(jpeg[0..<segment.lowerBound])
     result += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
-    result += UnsafeBufferPointer(start: buffer, count: Int(size))
+    result += block
     result += jpeg[segment.upperBound...]
     return result
   }
@@ -192,19 +103,6 @@ public struct ExifBlock: Sendable {
       offset = end
     }
     return nil
-  }
-
-  private static func content(
-    _ data: UnsafeMutablePointer<ExifData>, _ ifd: ExifIfd
-  )
-    -> UnsafeMutablePointer<ExifContent>?
-  {
-    switch ifd {
-    case EXIF_IFD_0: data.pointee.ifd.0
-    case EXIF_IFD_EXIF: data.pointee.ifd.2
-    case EXIF_IFD_GPS: data.pointee.ifd.3
-    default: nil
-    }
   }
 
   /// Every entry, unsorted.

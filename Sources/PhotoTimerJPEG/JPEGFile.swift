@@ -44,18 +44,9 @@ public enum JPEGFile {
   /// The EXIF orientation a JPEG records (1…8: how its stored rows must be turned to be
   /// seen upright), or `nil` when it records none or a value out of range.
   public static func recordedOrientation(in bytes: [UInt8]) -> Int? {
-    guard
-      let data = bytes.withUnsafeBufferPointer({ buffer in
-        exif_data_new_from_data(buffer.baseAddress, UInt32(clamping: buffer.count))
-      })
-    else { return nil }
-    defer { exif_data_unref(data) }
-    guard let content = data.pointee.ifd.0,
-      let entry = exif_content_get_entry(content, ExifTag(rawValue: 0x0112)),
-      entry.pointee.format == EXIF_FORMAT_SHORT, entry.pointee.size >= 2,
-      let raw = entry.pointee.data
-    else { return nil }
-    let value = Int(exif_get_short(raw, exif_data_get_byte_order(data)))
+    guard let value = (try? ExifDocument(loading: bytes))?.short(EXIF_IFD_0, 0x0112) else {
+      return nil
+    }
     return (1...8).contains(value) ? value : nil
   }
 
@@ -67,31 +58,10 @@ public enum JPEGFile {
   ) -> (
     exposureTime: Double, fNumber: Double, iso: Int
   )? {
-    guard
-      let data = bytes.withUnsafeBufferPointer({ buffer in
-        exif_data_new_from_data(buffer.baseAddress, UInt32(clamping: buffer.count))
-      })
-    else { return nil }
-    defer { exif_data_unref(data) }
-    let order = exif_data_get_byte_order(data)
-    guard let content = data.pointee.ifd.2 else { return nil }
-    func rational(_ tag: UInt32) -> Double? {
-      guard let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)),
-        entry.pointee.format == EXIF_FORMAT_RATIONAL, entry.pointee.size >= 8,
-        let raw = entry.pointee.data
-      else { return nil }
-      let value = exif_get_rational(raw, order)
-      guard value.denominator != 0 else { return nil }
-      return Double(value.numerator) / Double(value.denominator)
-    }
-    func short(_ tag: UInt32) -> Int? {
-      guard let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)),
-        entry.pointee.format == EXIF_FORMAT_SHORT, entry.pointee.size >= 2,
-        let raw = entry.pointee.data
-      else { return nil }
-      return Int(exif_get_short(raw, order))
-    }
-    guard let time = rational(0x829A), let fNumber = rational(0x829D), let iso = short(0x8827),
+    guard let exif = try? ExifDocument(loading: bytes),
+      let time = exif.rational(EXIF_IFD_EXIF, 0x829A),
+      let fNumber = exif.rational(EXIF_IFD_EXIF, 0x829D),
+      let iso = exif.short(EXIF_IFD_EXIF, 0x8827),
       time > 0, fNumber > 0, iso > 0
     else { return nil }
     return (time, fNumber, iso)
