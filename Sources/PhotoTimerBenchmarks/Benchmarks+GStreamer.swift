@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerFFmpeg
 import PhotoTimerGStreamer
 import PhotoTimerHarnesses
@@ -101,7 +102,7 @@ extension Benchmarks {
       let wallStart = clock.now
       let framesStart = camera.frameCount
       try? await Task.sleep(for: .seconds(10))
-      let wall = seconds(wallStart.duration(to: clock.now))
+      let wall = wallStart.duration(to: clock.now).secondsValue
       ours.append((processCPU() - cpuStart) / wall)
       frames = camera.frameCount - framesStart
       shown.append(Double(frames) / wall)
@@ -121,7 +122,7 @@ extension Benchmarks {
         let start = processCPU(child.pid)
         let wallStart = clock.now
         try? await Task.sleep(for: .seconds(10))
-        let wall = seconds(wallStart.duration(to: clock.now))
+        let wall = wallStart.duration(to: clock.now).secondsValue
         if child.exit == nil { ffplay.append((processCPU(child.pid) - start) / wall) }
         _ = try? await child.stop()
         child.closePipes()

@@ -194,7 +194,7 @@ extension Benchmarks {
       await camera.close()
       return nil
     }
-    let wall = seconds(wallStart.duration(to: clock.now))
+    let wall = wallStart.duration(to: clock.now).secondsValue
     let cpu = (processCPU() - cpuStart) / wall * 100
     let ffmpeg = (ffmpegCPUTime() - ffmpegStart) / wall * 100
     await camera.close()
@@ -251,7 +251,7 @@ extension Benchmarks {
         wallStart = clock.now
       }
     }
-    let wall = seconds(wallStart.duration(to: clock.now))
+    let wall = wallStart.duration(to: clock.now).secondsValue
     let cpu = (processCPU() - cpuStart) / wall * 100
     child.terminate(grace: .milliseconds(200))
     _ = child.waitBlocking(timeout: nil)
@@ -260,10 +260,6 @@ extension Benchmarks {
     return PreviewRun(
       latency: Sample(Array(latencies.dropFirst(30))), cpu: cpu, ffmpegCPU: 0, cellsPerFrame: 0,
       originBias: .zero)
-  }
-
-  static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
   }
 
   /// This process's user and system CPU time, in seconds.

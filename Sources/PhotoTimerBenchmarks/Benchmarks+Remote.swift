@@ -122,7 +122,7 @@ extension Benchmarks {
     let cpuStart = processCPU()
     let start = clock.now
     try? await Task.sleep(for: .seconds(8))
-    let cpu = (processCPU() - cpuStart) / seconds(start.duration(to: clock.now))
+    let cpu = (processCPU() - cpuStart) / start.duration(to: clock.now).secondsValue
     var lags: [Duration] = []
     if let session = try? await camera.open() {
       lags = (try? await shutterLags(session)) ?? []

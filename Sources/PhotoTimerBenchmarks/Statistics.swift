@@ -1,3 +1,5 @@
+import PhotoTimerConcurrency
+
 /// Order statistics of a sample of durations.
 struct Sample {
   private(set) var values: [Duration]
@@ -14,10 +16,7 @@ struct Sample {
 }
 
 extension Duration {
-  var milliseconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) * 1e3 + Double(attoseconds) / 1e15
-  }
+  var milliseconds: Double { secondsValue * 1e3 }
 
   var microseconds: Double { milliseconds * 1e3 }
 }
