@@ -226,8 +226,8 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGTKTests",
       dependencies: [
-        "PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
-        "PhotoTimerTesting",
+        "PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerConcurrency", "PhotoTimerPOSIX",
+        "PhotoTimerHarnesses", "PhotoTimerTesting",
       ]),
     // The remote's router, and its server on loopback spoken to as raw HTTP.
     .testTarget(

@@ -63,6 +63,7 @@ extension WindowController {
   func chooseCamera(_ camera: CameraChoice) {
     guard camera != options.camera else { return }
     options.camera = camera
+    fallback = nil
     if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
     views.controls.setMirror(mirrored)
     settings.camera = options.camera.text

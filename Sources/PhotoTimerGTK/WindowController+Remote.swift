@@ -67,7 +67,8 @@ extension WindowController {
   func publishToRemote(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
     guard let remote else { return }
     let time = event.offset
-    remote.hub.publish(eventLine: event.jsonLine(time: time, activity: model.activity))
+    remote.hub.publish(
+      eventLine: event.jsonLine(time: time, activity: model.activity, camera: identity))
     if case .captured(let photo) = event.kind, let file = photo.file {
       remote.hub.addPhoto(path: file.path, summary: model.presentation(audience: .phone).summary)
     }

@@ -37,6 +37,9 @@ final class WindowController {
   // The run: the camera the screen holds, and the model over services built on it.
   var camera: LiveCamera?
   var model: PhotoTimerViewModel?
+  /// The camera as the phone's events name it; why it stands in for `auto`'s, if it does.
+  var identity: CameraIdentity?
+  var fallback: String?
   private var feed: Task<Void, Never>?
   private var events: Task<Void, Never>?
   private var rebuilding: Task<Void, Never>?
@@ -86,6 +89,7 @@ final class WindowController {
           // NB: asks the system (and gphoto2 when a still camera is plugged in), off the main
           // thread.
           options.camera = await ProgramSetup.resolveAuto()
+          if options.camera.scenePreset != nil { fallback = ProgramSetup.noCameraFound }
           if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
           views.controls.setMirror(mirrored)
           views.cameras.current = options.camera
@@ -130,12 +134,15 @@ final class WindowController {
     problem = nil
     render()
     let options = options
-    let built = await Task.detached { () -> Result<(LiveCamera?, PhotoTimerServices), any Error> in
+    let fallback = fallback
+    let built = await Task.detached {
+      () -> Result<(LiveCamera?, PhotoTimerServices, CameraIdentity), any Error> in
       do {
         let source = try await ProgramSetup.cameraSource(options)
         let live = source.map { LiveCamera($0) }
         let services = try ProgramSetup.makeServices(options, camera: live ?? source)
-        return .success((live, services.mapErrors(CommandAdvice.advise)))
+        let identity = ProgramSetup.identity(options, source: source, fallback: fallback)
+        return .success((live, services.mapErrors(CommandAdvice.advise), identity))
       } catch {
         return .failure(error)
       }
@@ -144,7 +151,8 @@ final class WindowController {
     case .failure(let error):
       problem = "\(CommandAdvice.advise(error))"
       render()
-    case .success(let (camera, services)):
+    case .success(let (camera, services, identity)):
+      self.identity = identity
       await showSizes()
       guard !closing else {
         await camera?.close()

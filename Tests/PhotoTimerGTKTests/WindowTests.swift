@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerConcurrency
 import PhotoTimerHarnesses
 import PhotoTimerPOSIX
 import Testing
@@ -325,9 +326,22 @@ struct WindowTests {
         ]).output
         return output
       }
+      // The phone's events, from before its Start: they name the camera, as --json does.
+      let connected = OneShot<Void>()
+      let events = Task {
+        defer { connected.fulfil(.success(())) }  // NB: a curl that never connected ends too
+        return try await ChildProcess.run(
+          ["curl", "-s", "-N", "--max-time", "3", "-H", auth, "\(base)/api/events"],
+          received: { _, output in
+            if !output.isEmpty { connected.fulfil(.success(())) }
+          })
+      }
+      try await connected.value()
       #expect(try await post("start") == "202")
       try await window.waitFor("status counting: 10")
       #expect(try await post("start") == "409")
+      let stream = try await events.value.output
+      #expect(stream.contains(/"event":"started".*"camera":\{"kind":"ffmpeg"/), "\(stream)")
       let lines = window.lines.count
       #expect(try await post("cancel") == "202")
       try await window.waitFor("status idle", after: lines)
