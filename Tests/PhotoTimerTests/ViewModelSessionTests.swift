@@ -28,6 +28,37 @@ struct ViewModelSessionTests {
     #expect(model.status == .idle && !model.isSessionRunning && model.note == nil)
   }
 
+  @Test("A restart's note lasts as long as its count: the photo after it does not say it")
+  func restartNoteEnds() async {
+    let camera = ms(200)
+    let harness = ModelHarness(seconds: 1) { clock in
+      PhotoTimerServices(
+        camera: CameraService(
+          prepare: {
+            try await clock.sleep(for: camera)
+            return Seed.settings
+          }, capture: { _ in nil }),
+        location: .disabled(reason: "off"), filter: .disabled(reason: "off"))
+    }
+    let model = harness.model
+    model.startTimer()
+    await harness.clock.waitForSleepers(2)
+    model.restart()
+    #expect(model.note == "restarted (1)")
+    await harness.clock.waitForSleepers(2)
+    harness.clock.advance(to: camera)
+    await harness.recorder.waitUntil { $0.contains { $0.kind.isCameraReady } }
+    harness.clock.advance(to: .seconds(1))
+    await harness.recorder.waitUntil { $0.contains { $0.kind.isCaptured } }
+    await model.waitForRun()
+    guard case .captured = model.status else {
+      Issue.record("expected the photo, got \(model.status)")
+      return
+    }
+    #expect(model.note == nil)
+    #expect(model.presentation().note == nil)
+  }
+
   @Test("A time-lapse goes on between shots: cancel only, the shot in the note, then it ends")
   func timeLapse() async {
     let camera = ms(200)

@@ -128,7 +128,7 @@ public final class PhotoTimerViewModel {
     guard isSessionRunning else { return startTimer() }
     guard !photoTaken else { return }
     restarts += 1
-    note = "restarted (\(restarts))"
+    note = Self.restartNote(restarts)
     begin()
   }
 
@@ -140,6 +140,8 @@ public final class PhotoTimerViewModel {
     note = text
     publish(.note)
   }
+
+  private static func restartNote(_ restarts: Int) -> String { "restarted (\(restarts))" }
 
   private func begin() {
     let previous = runTask
@@ -279,6 +281,9 @@ public final class PhotoTimerViewModel {
   private func ended(_ result: PhotoTimerResult, generation run: UInt64) {
     guard run == generation else { return }
     isSessionRunning = false
+    // NB: how often the count was restarted is news about that count only, not about its
+    // photo or the next one.
+    if note == Self.restartNote(restarts) { note = nil }
     publish(.ended(result))
   }
 
