@@ -241,8 +241,8 @@ let package = Package(
       name: "PhotoTimerCLITests",
       dependencies: [
         "PhotoTimer", "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX",
-        "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerTerminal", "PhotoTimerTesting",
-        "PhotoTimerRemote",
+        "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTerminal",
+        "PhotoTimerTesting", "PhotoTimerRemote",
       ]),
   ],
   swiftLanguageModes: [.v6]

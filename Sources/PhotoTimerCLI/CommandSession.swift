@@ -43,6 +43,8 @@ final class CommandSession {
     var signal: Int32?
     var result = PhotoTimerResult.cancelled
     var photos = 0
+    /// Every file saved, in order.
+    var saved: [URL] = []
     /// The current session's runs, for the chart, and the one of the last photo.
     var timeline: Timeline
     var photoTimeline = Timeline()
@@ -174,7 +176,8 @@ final class CommandSession {
     let last = model.presentation(isOver: true)
     remote?.hub.publish(last)
     await remote?.stop()
-    await display.finish(last, result: progress.result, timeline: progress.photoTimeline)
+    await display.finish(
+      last, result: progress.result, timeline: progress.photoTimeline, photos: progress.saved)
     if case .failed(let failure) = progress.result {
       StandardStream.error.write("error: \(failure.message)\n")
     }
@@ -306,6 +309,7 @@ final class CommandSession {
     case .captured(let photo):
       progress.result = result
       progress.photos += 1
+      if let file = photo.file { progress.saved.append(file) }
       progress.photoTimeline = progress.timeline
       // NB: an optional chain's assignment holds its access while the value is evaluated.
       let photos = progress.photos

@@ -56,3 +56,27 @@ public struct HalfBlockPicture: Hashable, Sendable {
   /// The cell at `column`, `row`.
   public subscript(column: Int, row: Int) -> TerminalCell { cells[row * columns + column] }
 }
+
+extension HalfBlockPicture {
+  /// The picture as lines of text in 24-bit colour, each ending with the colours reset: for
+  /// the normal screen, where it scrolls with the text around it (no cursor addressing).
+  ///
+  /// - Parameter indent: Spaces before each line.
+  /// - Returns: One string per row of cells, without newlines.
+  public func lines(indent: Int = 0) -> [String] {
+    (0..<rows).map { y in
+      var out = EscapeWriter()
+      var colours: (RGB, RGB)?
+      for x in 0..<columns {
+        let cell = self[x, y]
+        if colours.map({ $0.0 != cell.top || $0.1 != cell.bottom }) ?? true {
+          out.colours(foreground: cell.top, background: cell.bottom)
+          colours = (cell.top, cell.bottom)
+        }
+        out.upperHalfBlock()
+      }
+      out.reset()
+      return String(repeating: " ", count: indent) + String(decoding: out.bytes, as: UTF8.self)
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerJPEG
 import PhotoTimerPOSIX
 import PhotoTimerTerminal
 import PhotoTimerTesting
@@ -77,6 +78,70 @@ struct DisplayTests {
     await display.show(framing, after: nil, time: .zero)
     #expect(sink.text.isEmpty)
     _ = await display.close()
+  }
+
+  @Test(
+    "The shutter flashes white on the display's clock; the photo then takes the picture's place, and ends the screen above its facts"
+  )
+  func capturedScreen() async throws {
+    let sink = MemorySink()
+    let clock = TestClock()
+    let display = live(sink, preview: .halfBlocks, clock: clock)
+    let room = try #require(display.previewRoom)
+    func filled(_ colour: RGB, width: Int, height: Int) -> Frame {
+      var frame = Frame(width: width, height: height)
+      for y in 0..<height { for x in 0..<width { frame[x, y] = colour } }
+      return frame
+    }
+    let framing = try example("framing after two photos")
+    #expect(!framing.isAnimating)
+    await display.show(framing, after: nil, time: .zero)
+    await display.show(
+      preview: filled(
+        RGB(red: 0x33, green: 0x66, blue: 0xCC), width: room.width, height: room.height))
+    func update(_ kind: PhotoTimerEvent.Kind) -> PhotoTimerViewModel.Update {
+      PhotoTimerViewModel.Update(
+        cause: .event(.run(PhotoTimerEvent(offset: .seconds(3), kind: kind), runStart: .zero)),
+        snapshot: PhotoTimerViewModel.Snapshot(hasRun: true))
+    }
+    // The shutter: the picture white at once, the picture again once the flash is over.
+    sink.clear()
+    await display.show(framing, after: update(.shutter), time: .seconds(3))
+    #expect(sink.text.contains("38;2;255;255;255"))
+    await clock.waitForSleepers(1)
+    sink.clear()
+    _ = clock.advance(by: LiveDisplay.flashLength)
+    await display.flashEnded()
+    #expect(sink.text.contains("38;2;51;102;204"))
+    // The photo saved: it takes the picture's place.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "captured-screen-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("IMG_2.jpg")
+    let red = filled(RGB(red: 220, green: 20, blue: 20), width: 640, height: 360)
+    try Data(JPEGCodec.encode(red)).write(to: file)
+    let photo = CapturedPhoto(
+      settings: CameraSettings(aperture: "f/2.8", shutterSpeed: "1/60s", iso: 400), location: nil,
+      filter: .natural, file: file)
+    sink.clear()
+    await display.show(framing, after: update(.captured(photo)), time: .seconds(3))
+    await display.photoLoaded()
+    #expect(sink.text.contains(/38;2;2[12]\d;[12]\d;[12]\d/), "the red photo is drawn")
+    // The end: the photo above its facts, and both files of the session.
+    sink.clear()
+    let first = folder.appendingPathComponent("IMG_1.jpg")
+    await display.finish(
+      try example("captured"), result: .captured(photo), timeline: Timeline(),
+      photos: [first, file])
+    let end = sink.text
+    #expect(end.hasPrefix("phototimer  ·  test camera"))
+    let picture = try #require(end.range(of: "▀"))
+    let facts = try #require(end.range(of: "file "))
+    #expect(picture.lowerBound < facts.lowerBound)
+    #expect(!end.contains("Saved"), "the path once, in the facts")
+    #expect(end.contains("photos    2 this session, in \(folder.path): IMG_1.jpg, IMG_2.jpg"))
+    #expect(await display.close() == nil)
   }
 
   @Test("A display that cannot write goes on, and says why once when it closes")

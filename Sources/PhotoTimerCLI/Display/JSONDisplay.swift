@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 
 /// JSON Lines: one object per event, each with `"event"` and `"t"` (seconds since the start).
@@ -22,7 +23,8 @@ actor JSONDisplay: CommandDisplay {
   }
 
   func finish(
-    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline
+    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline,
+    photos: [URL]
   ) {}
 
   func close() -> String? { failure.message }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerJPEG
 import PhotoTimerRemote
 import PhotoTimerTerminal
 
@@ -13,8 +14,10 @@ import PhotoTimerTerminal
 ///
 /// With a preview (``TerminalGraphics/Method``) the view fills the alternate screen: the
 /// live picture sized to the terminal with the count drawn over it, the checklist below.
-/// When the view is done it goes back to the normal screen and leaves the text view and
-/// summary there.
+/// At the shutter the picture flashes white for a moment; the photo, once saved, takes the
+/// picture's place for a few seconds (until the next count, when framing goes on). When the
+/// view is done it goes back to the normal screen and leaves there the photo, drawn in half
+/// blocks, above its summary and timeline (the text view and summary without a picture).
 actor LiveDisplay: CommandDisplay {
   /// A tick shown: how late the engine published it and when the display got it.
   private struct PendingTick {
@@ -44,6 +47,20 @@ actor LiveDisplay: CommandDisplay {
   /// The spinner's clock, and how many tenths it has turned.
   private let spinnerClock: any Clock<Duration>
   private var turns: Int64 = 0
+  /// The picture is white for a moment after the shutter.
+  private var flashing = false
+  private var flashTask: Task<Void, Never>?
+  /// The photo just taken, scaled for the screen, and whether it is shown in the picture's
+  /// place now.
+  private var photo: Frame?
+  private var photoShown = false
+  private var photoTask: Task<Void, Never>?
+  private var photoHold: Task<Void, Never>?
+
+  /// How long the flash lasts.
+  static let flashLength = Duration.milliseconds(150)
+  /// How long the photo stays in the picture's place while framing goes on.
+  static let photoLength = Duration.seconds(3)
 
   /// Creates the live view.
   ///
@@ -94,6 +111,8 @@ actor LiveDisplay: CommandDisplay {
       switch event.kind {
       case .started(let seconds):
         countFrom = seconds
+        // NB: a new count frames on the live picture again.
+        photoShown = false
       case .tick(let remaining):
         // The tick showing `remaining` is due (count − remaining) seconds after the start.
         let deadline = Duration.seconds(countFrom - remaining)
@@ -104,6 +123,9 @@ actor LiveDisplay: CommandDisplay {
         if beep { failure.attempt { try sink.write("\u{7}") } }
       case .shutter:
         if beep { failure.attempt { try sink.write("\u{7}\u{7}") } }
+        if previewMethod != nil { flash() }
+      case .captured(let taken):
+        if previewMethod != nil, let file = taken.file { load(file) }
       default:
         break
       }
@@ -127,25 +149,61 @@ actor LiveDisplay: CommandDisplay {
   }
 
   func finish(
-    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline
-  ) {
+    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline,
+    photos: [URL]
+  ) async {
     guard !finished else { return }
     finished = true
     animate(false)
+    flashTask?.cancel()
+    photoHold?.cancel()
+    // NB: the photo being decoded is waited for: it is what this screen shows.
+    await photoTask?.value
     terminal?.leaveAlternateScreen()
-    // The last run, as the text view shows it.
     let words = text(presentation)
-    var bytes = frames.text(words, width: size().columns)
-    if case .captured = result {
-      let lines = words.summary() + timeline.chart(columns: size().columns, color: color)
-      bytes += Array(lines.map { $0 + "\n" }.joined().utf8)
+    let columns = size().columns
+    var lines: [String]
+    if case .captured = result, previewMethod != nil, let photo {
+      // The captured photo, above its facts: the summary names its file.
+      lines = [words.header(width: columns), ""] + Self.picture(photo, columns: columns)
+    } else {
+      // The last run, as the text view shows it.
+      failure.attempt { try sink.write(frames.text(words, width: columns)) }
+      lines = []
     }
-    failure.attempt { try sink.write(bytes) }
+    if case .captured = result {
+      lines += words.summary() + Self.session(photos, columns: columns)
+      lines += timeline.chart(columns: columns, color: color)
+    }
+    if !lines.isEmpty {
+      failure.attempt { try sink.write(Array(lines.map { $0 + "\n" }.joined().utf8)) }
+    }
+  }
+
+  /// The photo in half blocks, centred in `columns`, in 24-bit colour.
+  static func picture(_ photo: Frame, columns: Int) -> [String] {
+    HalfBlockPicture(photo).lines(indent: max(0, (columns - photo.width) / 2))
+  }
+
+  /// Every photo of the session, when there was more than one: the summary above is the
+  /// last one's.
+  static func session(_ photos: [URL], columns: Int) -> [String] {
+    guard photos.count > 1, let folder = photos.last?.deletingLastPathComponent().path else {
+      return []
+    }
+    let names = photos.map(\.lastPathComponent).joined(separator: ", ")
+    return [
+      "  " + "photos".padding(toLength: 9, withPad: " ", startingAt: 0)
+        + " \(photos.count) this session, in \(folder): \(names)"
+    ]
   }
 
   func close() -> String? {
     finished = true
     animate(false)
+    flashTask?.cancel()
+    photoHold?.cancel()
+    photoTask?.cancel()
     terminal?.restore()
     try? frameLog?.close()
     return failure.message
@@ -157,9 +215,86 @@ actor LiveDisplay: CommandDisplay {
     let words = text(presentation)
     let bytes =
       previewMethod != nil
-      ? frames.screen(words, preview: preview, size: size())
+      ? frames.screen(words, preview: picture(), size: size())
       : frames.text(words, width: size().columns)
     if !bytes.isEmpty { failure.attempt { try sink.write(bytes) } }
+  }
+
+  /// What the picture's place shows now: white during the flash, the photo just taken while
+  /// it is shown, else the newest preview.
+  private func picture() -> Frame? {
+    if flashing, let preview {
+      var white = Frame(width: preview.width, height: preview.height)
+      white.pixels = [UInt8](repeating: 255, count: white.pixels.count)
+      return white
+    }
+    if photoShown, let photo, let preview, photo.width <= preview.width,
+      photo.height <= preview.height
+    {
+      return photo
+    }
+    return preview
+  }
+
+  /// The shutter's flash: white at once, the picture again after ``flashLength``.
+  private func flash() {
+    flashing = true
+    flashTask?.cancel()
+    flashTask = Task { [weak self, spinnerClock] in
+      guard (try? await spinnerClock.sleep(for: Self.flashLength)) != nil else { return }
+      await self?.endFlash()
+    }
+  }
+
+  private func endFlash() {
+    flashing = false
+    draw()
+  }
+
+  /// Decodes the saved photo off the pool, scaled to the picture's room, and shows it.
+  private func load(_ file: URL) {
+    guard let room = LiveFrames.previewRoom(method: .halfBlocks, size: size()) else { return }
+    photoTask?.cancel()
+    photoTask = Task { [weak self] in
+      let decoded = try? await OffPool.run { _ -> Frame in
+        let bytes = try [UInt8](Data(contentsOf: file))
+        return try JPEGCodec.decode(bytes, path: file.path, minimumWidth: room.width)
+          .scaled(toFit: room)
+      }
+      guard let decoded else { return }
+      await self?.show(photo: decoded)
+    }
+  }
+
+  /// Waits until the flash under way has ended and the picture is drawn again (for tests).
+  func flashEnded() async {
+    await flashTask?.value
+  }
+
+  /// Waits until the photo being loaded is shown (for tests).
+  func photoLoaded() async {
+    await photoTask?.value
+  }
+
+  private func show(photo frame: Frame) {
+    guard !finished else {
+      photo = frame
+      return
+    }
+    photo = frame
+    photoShown = true
+    draw()
+    photoHold?.cancel()
+    photoHold = Task { [weak self, spinnerClock] in
+      guard (try? await spinnerClock.sleep(for: Self.photoLength)) != nil else { return }
+      await self?.hidePhoto(frame)
+    }
+  }
+
+  private func hidePhoto(_ frame: Frame) {
+    guard photo == frame, photoShown else { return }
+    photoShown = false
+    draw()
   }
 
   /// Turns the spinner while something animates: a redraw every tenth of a second.

@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 
 /// One plain line per change of the presentation, no escape codes: for pipes, logs and
@@ -60,7 +61,8 @@ actor PlainDisplay: CommandDisplay {
   }
 
   func finish(
-    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline
+    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline,
+    photos: [URL]
   ) {}
 
   func close() -> String? { failure.message }

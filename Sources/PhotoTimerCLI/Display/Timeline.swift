@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 
 /// How the command shows a session: the live view, plain lines, or JSON Lines.
@@ -14,9 +15,10 @@ protocol CommandDisplay: Sendable {
     time: Duration
   ) async
   /// The command ends with `result`: the last frame, then the photo's summary and
-  /// `timeline`'s chart when it was taken.
+  /// `timeline`'s chart when it was taken; `photos` are every file the command saved.
   func finish(
-    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline
+    _ presentation: PhotoTimerPresentation, result: PhotoTimerResult, timeline: Timeline,
+    photos: [URL]
   ) async
   /// Puts the terminal back as it was; safe to call more than once.
   ///
