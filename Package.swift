@@ -12,7 +12,7 @@ import PackageDescription
 //   4. The pieces that reach a device, a file, a program or a socket: PhotoTimerJPEG,
 //      PhotoTimerGPSD, PhotoTimerFFmpeg, PhotoTimerGPhoto2, PhotoTimerGStreamer,
 //      PhotoTimerRemote (and the C modules they wrap).
-//   5. PhotoTimerCommandLine: what both programs set up from the same options.
+//   5. PhotoTimerSetup: what both programs set up from the same options.
 //   6. The front ends: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`).
 //   Beside them: PhotoTimerTesting, PhotoTimerHarnesses, the benchmarks and the fuzzers.
 
@@ -123,10 +123,11 @@ let package = Package(
     .target(
       name: "PhotoTimerHarnesses",
       dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
-    // What both programs share: the options, the camera and services they ask for, the advice
-    // for errors and the exit codes.
+    // What both programs set up from the same options: the options, the camera kinds (the one
+    // registry), the camera and services they ask for, the remote link, the advice for errors
+    // and the exit codes.
     .target(
-      name: "PhotoTimerCommandLine",
+      name: "PhotoTimerSetup",
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
@@ -136,7 +137,7 @@ let package = Package(
     .executableTarget(
       name: "PhotoTimerCLI",
       dependencies: [
-        "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerLocation", "PhotoTimerGPSD",
+        "PhotoTimer", "PhotoTimerSetup", "PhotoTimerLocation", "PhotoTimerGPSD",
         "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
     // The desktop window: GTK 4 drives the unchanged view model; the main actor runs in GLib's
@@ -144,7 +145,7 @@ let package = Package(
     .executableTarget(
       name: "PhotoTimerGTK",
       dependencies: [
-        "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerImaging", "PhotoTimerJPEG",
+        "PhotoTimer", "PhotoTimerSetup", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerPOSIX", "PhotoTimerRemote", "CGTK",
       ]),
     // GTK 4 and libcanberra; the flags come from scripts/pkgconfig.sh (see the Makefile).
@@ -156,13 +157,13 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
-        "PhotoTimerTerminal", "PhotoTimerCommandLine", "PhotoTimerRemote", "CMallocControl",
+        "PhotoTimerTerminal", "PhotoTimerSetup", "PhotoTimerRemote", "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(
       name: "PhotoTimerFuzz",
       dependencies: [
-        "PhotoTimer", "PhotoTimerCommandLine", "PhotoTimerFFmpeg", "PhotoTimerGPSD",
+        "PhotoTimer", "PhotoTimerSetup", "PhotoTimerFFmpeg", "PhotoTimerGPSD",
         "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerLocation",
         "PhotoTimerRemote",
       ]),
@@ -226,7 +227,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGTKTests",
       dependencies: [
-        "PhotoTimerGTK", "PhotoTimerCommandLine", "PhotoTimerConcurrency", "PhotoTimerPOSIX",
+        "PhotoTimerGTK", "PhotoTimerSetup", "PhotoTimerConcurrency", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses", "PhotoTimerTesting",
       ]),
     // The remote's router, and its server on loopback spoken to as raw HTTP.
@@ -240,7 +241,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerCLITests",
       dependencies: [
-        "PhotoTimer", "PhotoTimerCLI", "PhotoTimerCommandLine", "PhotoTimerPOSIX",
+        "PhotoTimer", "PhotoTimerCLI", "PhotoTimerSetup", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTerminal",
         "PhotoTimerTesting", "PhotoTimerRemote",
       ]),

@@ -1,11 +1,11 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerFFmpeg
 import PhotoTimerHarnesses
 import PhotoTimerImaging
 import PhotoTimerRemote
+import PhotoTimerSetup
 
 extension Benchmarks {
   /// The phone as remote, on a 1280×720 30 fps camera (ffmpeg's testsrc2): the frame → paint

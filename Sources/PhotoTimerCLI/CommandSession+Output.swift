@@ -1,7 +1,7 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerRemote
+import PhotoTimerSetup
 
 /// What the command writes besides the model's changes: the display for the screen, the
 /// camera's title, and where the phone's remote is.

@@ -1,4 +1,4 @@
-import PhotoTimerCommandLine
+import PhotoTimerSetup
 import PhotoTimerTerminal
 
 extension CommandSession {

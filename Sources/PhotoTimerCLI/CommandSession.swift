@@ -1,9 +1,9 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 import PhotoTimerRemote
+import PhotoTimerSetup
 import PhotoTimerTerminal
 
 /// One invocation: the view model, driven by keys and signals, drawn by a display.

@@ -1,11 +1,11 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerGPSD
 import PhotoTimerJPEG
 import PhotoTimerLocation
 import PhotoTimerPOSIX
+import PhotoTimerSetup
 
 /// `phototimer doctor`: what phototimer can use, and for each problem its fix in one line.
 struct Doctor {

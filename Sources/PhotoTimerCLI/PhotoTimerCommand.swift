@@ -1,11 +1,11 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerGPSD
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
 import PhotoTimerPOSIX
+import PhotoTimerSetup
 
 /// `phototimer`: the self-timer with a live terminal view, plain lines or JSON Lines.
 @main

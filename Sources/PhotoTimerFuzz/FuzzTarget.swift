@@ -1,6 +1,5 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerGStreamer
@@ -8,6 +7,7 @@ import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerLocation
 import PhotoTimerRemote
+import PhotoTimerSetup
 
 /// One hand-written parser under the fuzzer: bytes in, no crash, no hang, and what the
 /// parser promises checked on what it returns.

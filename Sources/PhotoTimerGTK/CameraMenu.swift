@@ -1,7 +1,7 @@
 import CGTK
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
+import PhotoTimerSetup
 
 /// The camera menu: the cameras found, then "Image file…" and "Stream URL…", which ask for a
 /// camera of one's own in a dialog.

@@ -1,7 +1,7 @@
 import CGTK
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerImaging
+import PhotoTimerSetup
 
 /// The bar under the picture: the status line, the buttons of the intents (bound to the
 /// window's actions), and the choices (countdown, camera, webcam mode, look, location,

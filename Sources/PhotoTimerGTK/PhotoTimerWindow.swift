@@ -1,6 +1,6 @@
 import CGTK
 import Foundation
-import PhotoTimerCommandLine
+import PhotoTimerSetup
 
 /// The window, for layout only: the picture (``PreviewArea``, with the ``PhotoPage`` behind
 /// it) over the ``ControlBar``, its actions (``WindowActions``), and the controller that

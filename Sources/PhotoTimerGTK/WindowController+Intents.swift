@@ -1,9 +1,9 @@
 import CGTK
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerSetup
 
 /// The user's intents and choices, and the photo page.
 extension WindowController {

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerRemote
+import PhotoTimerSetup
 
 /// The phone as remote in the window: the server, the intents that come from it (into the
 /// same actions as the keys and buttons), and what the window publishes to it.

@@ -2,8 +2,8 @@ import CGTK
 import Foundation
 import Observation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerImaging
+import PhotoTimerSetup
 
 /// The window's controller: it owns the camera, the model over services built on it, the
 /// preview feed and the settings, turns the user's intents into the model's, and renders the

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoTimerCommandLine
+import PhotoTimerSetup
 
 /// The window's command line: `phototimer`'s options for the camera, the count, the folder,
 /// the location and the look; the ones that only make sense in a terminal are refused.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotoTimerCommandLine
+import PhotoTimerSetup
 
 /// What the window remembers between runs: the last countdown, camera and look chosen in it,
 /// in `$XDG_CONFIG_HOME/phototimer/window.json` (`~/.config` when the variable is unset).

@@ -1,8 +1,8 @@
 import CGTK
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerPOSIX
+import PhotoTimerSetup
 
 // `phototimer-gtk`: the self-timer in a GTK 4 window. GTK owns the main thread; the main
 // actor runs inside its loop (MainQueueSource).

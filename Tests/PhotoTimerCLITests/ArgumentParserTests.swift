@@ -6,7 +6,7 @@ import PhotoTimerImaging
 import Testing
 
 @testable import PhotoTimerCLI
-@testable import PhotoTimerCommandLine
+@testable import PhotoTimerSetup
 
 @Suite("Arguments")
 struct ArgumentParserTests {

@@ -5,7 +5,7 @@ import PhotoTimerLocation
 import Testing
 
 @testable import PhotoTimerCLI
-@testable import PhotoTimerCommandLine
+@testable import PhotoTimerSetup
 
 @Suite("The command's advice on the libraries' errors")
 struct CommandAdviceTests {

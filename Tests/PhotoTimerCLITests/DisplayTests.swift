@@ -8,7 +8,7 @@ import PhotoTimerTesting
 import Testing
 
 @testable import PhotoTimerCLI
-@testable import PhotoTimerCommandLine
+@testable import PhotoTimerSetup
 
 /// The displays and the command's loop, read as the bytes they write, without a terminal.
 @Suite("The terminal's displays, as bytes through a sink")

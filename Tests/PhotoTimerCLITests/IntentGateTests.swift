@@ -1,6 +1,6 @@
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerRemote
+import PhotoTimerSetup
 import PhotoTimerTesting
 import Testing
 

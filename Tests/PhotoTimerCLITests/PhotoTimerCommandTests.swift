@@ -1,8 +1,8 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerPOSIX
+import PhotoTimerSetup
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PhotoTimerCLI
-@testable import PhotoTimerCommandLine
+@testable import PhotoTimerSetup
 
 @Suite("What the screen shows: preview, mirroring, and the options that choose them")
 struct ScreenTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PhotoTimerCommandLine
 @testable import PhotoTimerGTK
+@testable import PhotoTimerSetup
 
 @Suite("the window's options and remembered settings")
 struct WindowOptionsTests {
