@@ -29,17 +29,43 @@ final class CommandSession {
     case remote(RemoteHub.Command)
   }
 
+  /// Where the command is; each phase says what can come next.
+  ///
+  /// ```
+  /// cameraOpening ──opened──▶ running ──quit, signal──▶ stopping ──cancelled──▶ done
+  ///       │                      └──the run ended (no --frame), the camera lost──▶ done
+  ///       └──failed, quit──▶ done
+  /// ```
+  private enum Phase: Equatable {
+    /// The screen's camera is opening; `takeNowAtStart`: space was pressed meanwhile, so the
+    /// photo is taken as soon as the count begins.
+    case cameraOpening(takeNowAtStart: Bool)
+    /// The camera is open (or none is held): counting, or framing between counts.
+    case running
+    /// A signal or a quit asked to end; the run's cancel is on its way.
+    case stopping
+    /// The loop ends; `asked`: a signal or a quit ended it.
+    case done(asked: Bool)
+
+    var isCameraOpening: Bool {
+      if case .cameraOpening = self { return true }
+      return false
+    }
+
+    var isDone: Bool {
+      if case .done = self { return true }
+      return false
+    }
+
+    /// Whether a signal or a quit asked the command to end.
+    var endAsked: Bool { self == .stopping || self == .done(asked: true) }
+  }
+
   /// The loop's own state: what only the command knows about the screen and the outcome.
   private struct Progress {
-    var cameraStarting: Bool
+    var phase: Phase
     /// With `--frame`: between counts, what to say.
     var framing: PhotoTimerPresentation.Framing?
-    /// Space pressed while the camera was opening: take the photo as soon as the count
-    /// begins.
-    var takeNowAtStart = false
-    /// A signal or a quit asked to end; the run's cancel is on its way.
-    var stopping = false
-    var done = false
     var signal: Int32?
     var result = PhotoTimerResult.cancelled
     var photos = 0
@@ -100,7 +126,7 @@ final class CommandSession {
     model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
     model.preparation = options.sequential ? .sequential : .concurrent
     progress = Progress(
-      cameraStarting: camera != nil,
+      phase: camera != nil ? .cameraOpening(takeNowAtStart: false) : .running,
       framing: options.frame || options.remote != nil ? PhotoTimerPresentation.Framing() : nil,
       timeline: Timeline(sequential: options.sequential))
   }
@@ -165,7 +191,7 @@ final class CommandSession {
       }
       for await next in inputs {
         await handle(next, display: display, group: &group, input: input)
-        if progress.done { break }
+        if progress.phase.isDone { break }
       }
       group.cancelAll()
     }
@@ -195,12 +221,11 @@ final class CommandSession {
     return ExitCode(progress.result, signal: progress.signal)
   }
 
-  private func startSession() {
+  private func startSession(takeNow: Bool = false) {
     progress.framing?.problem = nil
     progress.framing?.cancelled = false
     model.startTimer()
-    if progress.takeNowAtStart { model.takeNow() }
-    progress.takeNowAtStart = false
+    if takeNow { model.takeNow() }
     if options.sequential {
       model.post(note: "--sequential: one preparation after another, then the count")
     }
@@ -228,22 +253,23 @@ final class CommandSession {
       // NB: worded as the engine words a camera step that failed.
       progress.result = .failed(
         PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(problem)"))
-      progress.done = true
+      progress.phase = .done(asked: progress.phase.endAsked)
       return
     case .cameraOpened(nil):
-      progress.cameraStarting = false
+      guard case .cameraOpening(let takeNow) = progress.phase else { return }
+      progress.phase = .running
       if let camera, let live = display as? LiveDisplay, live.previewMethod != nil {
         let mirrored = screen.mirrored
         group.addTask { await Self.feed(camera, to: live, mirrored: mirrored, input: input) }
       }
-      if !keepsFraming { startSession() }
+      if !keepsFraming { startSession(takeNow: takeNow) }
     case .previewStopped(let problem):
       model.post(note: "no preview: \(problem)")
       return
     case .remote(let command):
       command.answer(asked)
     }
-    if !progress.done { await draw(display) }
+    if !progress.phase.isDone { await draw(display) }
   }
 
   /// Draws the model as it is now, after an input of the command's own.
@@ -259,12 +285,13 @@ final class CommandSession {
     _ snapshot: PhotoTimerViewModel.Snapshot,
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
+    let opening = progress.phase.isCameraOpening
     let over =
-      progress.stopping || !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
+      progress.phase.endAsked || !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
     // NB: framing begins once the camera is open: until then the screen says it is starting.
-    let framing = snapshot.isSessionRunning || progress.cameraStarting ? nil : progress.framing
+    let framing = snapshot.isSessionRunning || opening ? nil : progress.framing
     return snapshot.presentation(
-      cameraStarting: progress.cameraStarting, isOver: over, framing: framing,
+      cameraStarting: opening, isOver: over, framing: framing,
       audience: audience, startsWhenReady: !keepsFraming)
   }
 
@@ -281,6 +308,9 @@ final class CommandSession {
     case .event(.run(let event, let runStart)):
       time = progress.sessionStart + runStart + event.offset
       progress.timeline.record(event, runStart: runStart)
+      if case .captured(let photo) = event.kind, let file = photo.file {
+        progress.saved.append(file)
+      }
     case .event(.timeLapseShot):
       progress.timeline.freeze()
     case .event:
@@ -289,7 +319,9 @@ final class CommandSession {
       break
     case .cancelled:
       progress.framing?.cancelled = true
-      if !keepsFraming || progress.stopping { progress.done = true }
+      if !keepsFraming || progress.phase.endAsked {
+        progress.phase = .done(asked: progress.phase.endAsked)
+      }
     case .ended(let result):
       ended(result)
     }
@@ -302,14 +334,13 @@ final class CommandSession {
     guard keepsFraming else {
       progress.result = result
       if case .captured = result { progress.photoTimeline = progress.timeline }
-      progress.done = true
+      progress.phase = .done(asked: progress.phase.endAsked)
       return
     }
     switch result {
     case .captured(let photo):
       progress.result = result
       progress.photos += 1
-      if let file = photo.file { progress.saved.append(file) }
       progress.photoTimeline = progress.timeline
       // NB: an optional chain's assignment holds its access while the value is evaluated.
       let photos = progress.photos
@@ -320,7 +351,7 @@ final class CommandSession {
       // DSLR's live view is only the preview: gphoto2 still takes the photos).
       if camera?.isFailed ?? false, !options.camera.kind.shootsItself {
         progress.result = result
-        progress.done = true
+        progress.phase = .done(asked: progress.phase.endAsked)
       }
       progress.framing?.problem = failure.message
     case .cancelled:
@@ -353,7 +384,11 @@ final class CommandSession {
       startSession()
     case .takeNow:
       // NB: allowed before the count only while the camera opens: it begins at once then.
-      if model.isSessionRunning { model.takeNow() } else { progress.takeNowAtStart = true }
+      if model.isSessionRunning {
+        model.takeNow()
+      } else if progress.phase.isCameraOpening {
+        progress.phase = .cameraOpening(takeNowAtStart: true)
+      }
     case .cancel: model.cancel()
     case .restart: model.restart()
     case .quit: stop()
@@ -362,12 +397,12 @@ final class CommandSession {
 
   /// Ends everything: the count, and (with `--frame`) the framing.
   private func stop() {
-    progress.stopping = true
     if model.isSessionRunning {
       // The cancel's update ends the loop, once the display has shown it.
+      progress.phase = .stopping
       model.cancel()
     } else {
-      progress.done = true
+      progress.phase = .done(asked: true)
     }
   }
 
