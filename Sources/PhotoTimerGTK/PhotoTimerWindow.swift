@@ -64,7 +64,7 @@ final class PhotoTimerWindow {
       mirror: { [weak self] in self?.controller?.choices.mirror($0) })
     let remote = RemotePanel(serving: options.remote != nil) { [weak self] on in
       guard let controller = self?.controller else { return }
-      controller.chores.append(Task { await controller.setRemote(on) })
+      controller.chores.start { await controller.setRemote(on) }
     }
     let controls = ControlBar(
       options: options, mirrored: options.mirror ?? options.camera.kind.mirrored(options.camera),

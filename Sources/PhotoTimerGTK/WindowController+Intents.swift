@@ -121,20 +121,19 @@ extension WindowController {
   func showPhoto(_ photo: CapturedPhoto) {
     views.photo.show(photo)
     guard let file = photo.file else { return }
-    chores.append(
-      Task {
-        let frame = await Task.detached { () -> Frame? in
-          guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-          return (try? JPEGCodec.decode([UInt8](data), path: file.path))?.downscaled(
-            maxWidth: 1600)
-        }.value
-        guard let frame, !closing, views.photo.photo == photo else { return }
-        views.photo.show(frame)
-        showingPhoto = true
-        views.preview.showPhotoPage(true)
-        render()
-        if let trace { tracePhotoBounds(trace, width: frame.width, height: frame.height) }
-      })
+    chores.start { [self] in
+      let frame = await Task.detached { () -> Frame? in
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return (try? JPEGCodec.decode([UInt8](data), path: file.path))?.downscaled(
+          maxWidth: 1600)
+      }.value
+      guard let frame, !closing, views.photo.photo == photo else { return }
+      views.photo.show(frame)
+      showingPhoto = true
+      views.preview.showPhotoPage(true)
+      render()
+      if let trace { tracePhotoBounds(trace, width: frame.width, height: frame.height) }
+    }
   }
 
   /// Where the photo is drawn in the window once laid out: the picture's box, with the

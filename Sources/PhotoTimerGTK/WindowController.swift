@@ -44,7 +44,7 @@ final class WindowController {
   private var events: Task<Void, Never>?
   private var rebuilding: Task<Void, Never>?
   /// Work of the window's own (finding the cameras, decoding the photo), ended on close.
-  var chores: [Task<Void, Never>] = []
+  let chores = Chores()
   var problem: String?
   var closing = false
   // The phone as remote, while it serves: the server, its intents, the preview it is fed.
@@ -83,35 +83,33 @@ final class WindowController {
   func begin() {
     render()
     if let trace { probeMainActor(trace) }
-    chores.append(
-      Task {
-        if options.camera.isAuto {
-          // NB: asks the system (and gphoto2 when a still camera is plugged in), off the main
-          // thread.
-          options.camera = await ProgramSetup.resolveAuto()
-          if options.camera.scenePreset != nil { fallback = ProgramSetup.noCameraFound }
-          if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
-          views.controls.setMirror(mirrored)
-          views.cameras.current = options.camera
-          views.cameras.show([options.camera])
-        }
-        rebuild()
-        if options.remote != nil { await setRemote(true) }
-        await discoverCameras()
-      })
+    chores.start { [self] in
+      if options.camera.isAuto {
+        // NB: asks the system (and gphoto2 when a still camera is plugged in), off the main
+        // thread.
+        options.camera = await ProgramSetup.resolveAuto()
+        if options.camera.scenePreset != nil { fallback = ProgramSetup.noCameraFound }
+        if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
+        views.controls.setMirror(mirrored)
+        views.cameras.current = options.camera
+        views.cameras.show([options.camera])
+      }
+      rebuild()
+      if options.remote != nil { await setRemote(true) }
+      await discoverCameras()
+    }
   }
 
   /// For the trace: a main-actor task started from GTK's callback runs on the GTK thread, and
   /// its sleep wakes on time, before anything else keeps the loop busy.
   private func probeMainActor(_ trace: Trace) {
-    chores.append(
-      Task { @MainActor in
-        trace.record("main-thread", Thread.isMainThread ? 1 : 0)
-        let before = ContinuousClock.now
-        try? await Task.sleep(for: .milliseconds(100))
-        trace.record("main-sleep", before.advanced(by: .milliseconds(100)).duration(to: .now))
-        trace.record("main-thread", Thread.isMainThread ? 1 : 0)
-      })
+    chores.start {
+      trace.record("main-thread", Thread.isMainThread ? 1 : 0)
+      let before = ContinuousClock.now
+      try? await Task.sleep(for: .milliseconds(100))
+      trace.record("main-sleep", before.advanced(by: .milliseconds(100)).duration(to: .now))
+      trace.record("main-thread", Thread.isMainThread ? 1 : 0)
+    }
   }
 
   // MARK: - The camera and the services
@@ -344,8 +342,7 @@ final class WindowController {
     await rebuilding?.value
     await tearDown()
     await stopRemote()
-    for chore in chores { chore.cancel() }
-    for chore in chores { await chore.value }
+    await chores.end()
     await store.close()
     trace?.flush()
   }
