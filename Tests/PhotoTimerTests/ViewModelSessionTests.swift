@@ -28,10 +28,9 @@ struct ViewModelSessionTests {
     #expect(model.status == .idle && !model.isSessionRunning && model.note == nil)
   }
 
-  @Test("A restart's note lasts as long as its count: the photo after it does not say it")
-  func restartNoteEnds() async {
-    let camera = ms(200)
-    let harness = ModelHarness(seconds: 1) { clock in
+  /// A count of one second, the camera ready `camera` in, nothing else prepared.
+  private static func oneSecondCount(camera: Duration) -> ModelHarness {
+    ModelHarness(seconds: 1) { clock in
       PhotoTimerServices(
         camera: CameraService(
           prepare: {
@@ -40,6 +39,12 @@ struct ViewModelSessionTests {
           }, capture: { _ in nil }),
         location: .disabled(reason: "off"), filter: .disabled(reason: "off"))
     }
+  }
+
+  @Test("A restart's note lasts as long as its count: the photo after it does not say it")
+  func restartNoteEnds() async {
+    let camera = ms(200)
+    let harness = Self.oneSecondCount(camera: camera)
     let model = harness.model
     model.startTimer()
     await harness.clock.waitForSleepers(2)
@@ -62,15 +67,7 @@ struct ViewModelSessionTests {
   @Test("A time-lapse goes on between shots: cancel only, the shot in the note, then it ends")
   func timeLapse() async {
     let camera = ms(200)
-    let harness = ModelHarness(seconds: 1) { clock in
-      PhotoTimerServices(
-        camera: CameraService(
-          prepare: {
-            try await clock.sleep(for: camera)
-            return Seed.settings
-          }, capture: { _ in nil }),
-        location: .disabled(reason: "off"), filter: .disabled(reason: "off"))
-    }
+    let harness = Self.oneSecondCount(camera: camera)
     let model = harness.model
     model.timeLapse = TimeLapse(interval: .seconds(2), count: 2)
     model.startTimer()

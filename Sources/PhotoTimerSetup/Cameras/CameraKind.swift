@@ -84,6 +84,23 @@ extension CameraKind {
   }
   package func diagnose(_ options: CommandOptions.RunOptions) async -> [DoctorLine] { [] }
 
+  /// The argument a kind cannot do without, or the usage error that says so.
+  ///
+  /// - Parameters:
+  ///   - argument: What followed the colon.
+  ///   - what: What it names (`a device`).
+  ///   - examples: How it is written (`v4l2:/dev/video0`).
+  package func required(
+    _ argument: String?, _ what: String, examples: String
+  ) throws(CommandOptions.UsageError) -> String {
+    guard let argument, !argument.isEmpty else {
+      throw CommandOptions.UsageError(problems: [
+        "--camera \(scheme): needs \(what), for example \(examples)"
+      ])
+    }
+    return argument
+  }
+
   /// The camera `--camera` names by this kind's scheme alone.
   package var bare: CameraChoice { CameraChoice(kind: self) }
 }

@@ -13,11 +13,8 @@ package struct FFmpegKind: CameraKind {
   package var usage: String? { "ffmpeg:INPUT" }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
-    guard let input = argument, !input.isEmpty else {
-      throw CommandOptions.UsageError(problems: [
-        "--camera ffmpeg: needs an input, for example ffmpeg:/dev/video0 or ffmpeg:rtsp://camera/stream"
-      ])
-    }
+    let input = try required(
+      argument, "an input", examples: "ffmpeg:/dev/video0 or ffmpeg:rtsp://camera/stream")
     return .ffmpeg(input, format: input.hasPrefix("/dev/video") ? "v4l2" : nil)
   }
 

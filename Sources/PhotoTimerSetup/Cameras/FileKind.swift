@@ -11,12 +11,7 @@ package struct FileKind: CameraKind {
   package var usage: String? { "file:PATH" }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
-    guard let path = argument, !path.isEmpty else {
-      throw CommandOptions.UsageError(problems: [
-        "--camera file: needs a path, for example file:photo.jpg"
-      ])
-    }
-    return .file(path)
+    .file(try required(argument, "a path", examples: "file:photo.jpg"))
   }
 
   /// The file is there, is a file and can be read: else the command line's mistake, said once

@@ -27,12 +27,7 @@ package struct V4L2Kind: CameraKind {
   package var automatic: Bool { true }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
-    guard let argument, !argument.isEmpty else {
-      throw CommandOptions.UsageError(problems: [
-        "--camera v4l2: needs a device, for example v4l2:/dev/video0"
-      ])
-    }
-    return .v4l2(argument)
+    .v4l2(try required(argument, "a device", examples: "v4l2:/dev/video0"))
   }
 
   /// The nodes that capture video, in the kernel's order.
