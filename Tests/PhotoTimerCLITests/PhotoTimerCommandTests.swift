@@ -184,7 +184,11 @@ struct PhotoTimerCommandTests {
 
   @Test("The scene camera writes a JPEG into the default Pictures folder; -o chooses another")
   func scenePhoto() async throws {
-    let run = try await CommandRun.run(["--seconds", "0", "--no-location", "--size", "320x240"])
+    // NB: a generous camera wait: under make stress (ASan, both cores busy) the scene camera
+    // once took over the default 10 s to settle, and the run ended "camera not ready".
+    let run = try await CommandRun.run([
+      "--seconds", "0", "--no-location", "--size", "320x240", "--camera-wait", "40",
+    ])
     #expect(run.status == 0, "\(run.error)")
     let folder = CommandRun.home.appendingPathComponent("Pictures/phototimer")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -199,6 +203,7 @@ struct PhotoTimerCommandTests {
     defer { try? FileManager.default.removeItem(at: output) }
     let chosen = try await CommandRun.run([
       "--seconds", "0", "--no-location", "--size", "320x240", "--camera", "scene:night",
+      "--camera-wait", "40",
       "--filter", "mono", "--keep-original", "-o", output.path,
     ])
     #expect(chosen.status == 0, "\(chosen.error)")
@@ -356,6 +361,7 @@ struct PhotoTimerCommandTests {
     defer { try? FileManager.default.removeItem(at: output) }
     let run = try await CommandRun.run([
       "--seconds", "1", "--no-location", "--camera", "ffmpeg:testsrc2=size=320x240:rate=30",
+      "--camera-wait", "40",
       "--ffmpeg-format", "lavfi", "--burst", "2", "-o", output.path,
     ])
     #expect(run.status == 0, "\(run.error)")
