@@ -11,7 +11,7 @@ struct EventStream {
   let hub: RemoteHub
 
   func serve(on connection: OpaquePointer, head: Bool) -> Int32 {
-    guard hub.enterStream() else {
+    guard let start = hub.enterStream() else {
       return RemoteHandlers.respond(
         connection, status: 503, text: "too many event streams (\(RemoteHub.maximumStreams))")
     }
@@ -22,9 +22,11 @@ struct EventStream {
       RemoteHandlers.write(connection, Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8))
     else { return 200 }
     if head { return 200 }
-    var last = hub.newestEvent
+    // NB: from where the stream was counted, not from after its headers were written: an
+    // event published in between would be lost.
+    var last = start.newest
     let first =
-      "retry: 1000\n\n" + Self.text(id: last, name: "presentation", data: hub.presentationJSON)
+      "retry: 1000\n\n" + Self.text(id: last, name: "presentation", data: start.presentation)
     guard RemoteHandlers.write(connection, Array(first.utf8)) else { return 200 }
     while true {
       let events = hub.waitForEvents(after: last, timeout: .seconds(15))

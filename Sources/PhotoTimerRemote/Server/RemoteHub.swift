@@ -248,12 +248,15 @@ public final class RemoteHub: Sendable {
   /// Gives a viewer's place back.
   package func leaveViewer() { locked { $0.viewers -= 1 } }
 
-  /// Takes an event stream's place; `false` when all are taken or the hub closed.
-  package func enterStream() -> Bool {
+  /// Takes an event stream's place, with where the stream starts: the newest event and the
+  /// presentation now, read under the same lock, so every event published once the stream
+  /// counts (``hasStreams``) is after its start and reaches it. `nil` when all places are
+  /// taken or the hub closed.
+  package func enterStream() -> (newest: Int, presentation: String)? {
     locked { state in
-      guard !state.closed, state.streams < Self.maximumStreams else { return false }
+      guard !state.closed, state.streams < Self.maximumStreams else { return nil }
       state.streams += 1
-      return true
+      return (state.nextEvent - 1, state.presentation)
     }
   }
 
