@@ -17,7 +17,7 @@ import PhotoTimerTerminal
 @MainActor
 final class CommandSession {
   /// What the loop reacts to.
-  private enum Input: Sendable {
+  enum Input: Sendable {
     case key(Key)
     case signal(Int32)
     case update(PhotoTimerViewModel.Update)
@@ -29,41 +29,9 @@ final class CommandSession {
     case remote(RemoteHub.Command)
   }
 
-  /// Where the command is; each phase says what can come next.
-  ///
-  /// ```
-  /// cameraOpening ──opened──▶ running ──quit, signal──▶ stopping ──cancelled──▶ done
-  ///       │                      └──the run ended (no --frame), the camera lost──▶ done
-  ///       └──failed, quit──▶ done
-  /// ```
-  private enum Phase: Equatable {
-    /// The screen's camera is opening; `takeNowAtStart`: space was pressed meanwhile, so the
-    /// photo is taken as soon as the count begins.
-    case cameraOpening(takeNowAtStart: Bool)
-    /// The camera is open (or none is held): counting, or framing between counts.
-    case running
-    /// A signal or a quit asked to end; the run's cancel is on its way.
-    case stopping
-    /// The loop ends; `asked`: a signal or a quit ended it.
-    case done(asked: Bool)
-
-    var isCameraOpening: Bool {
-      if case .cameraOpening = self { return true }
-      return false
-    }
-
-    var isDone: Bool {
-      if case .done = self { return true }
-      return false
-    }
-
-    /// Whether a signal or a quit asked the command to end.
-    var endAsked: Bool { self == .stopping || self == .done(asked: true) }
-  }
-
   /// The loop's own state: what only the command knows about the screen and the outcome.
   private struct Progress {
-    var phase: Phase
+    var phase: CommandPhase
     /// With `--frame`: between counts, what to say.
     var framing: PhotoTimerPresentation.Framing?
     var signal: Int32?
@@ -403,36 +371,6 @@ final class CommandSession {
       model.cancel()
     } else {
       progress.phase = .done(asked: true)
-    }
-  }
-
-  /// Shows the camera's previews on the live view, the newest each time, re-asking for the
-  /// terminal's size after a resize; ends when the camera closes or the task is cancelled.
-  private nonisolated static func feed(
-    _ camera: LiveCamera, to display: LiveDisplay, mirrored: Bool,
-    input: AsyncStream<Input>.Continuation
-  ) async {
-    while !Task.isCancelled {
-      guard let room = display.previewRoom else {
-        // Too small for a picture: look again at the next frame.
-        guard
-          (try? await camera.previews(fitting: PreviewSize(width: 1, height: 1)).first { _ in true })
-            != nil
-        else { return }
-        continue
-      }
-      do {
-        for try await frame in camera.previews(fitting: room, mirrored: mirrored) {
-          await display.show(preview: frame)
-          if display.previewRoom != room { break }
-        }
-        if camera.isClosed { return }
-      } catch {
-        if !(error is CancellationError) {
-          input.yield(.previewStopped("\(CommandAdvice.advise(error))"))
-        }
-        return
-      }
     }
   }
 }
