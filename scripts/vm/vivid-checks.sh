@@ -2,6 +2,9 @@
 # Tests/PhotoTimerGStreamerTests/VividTests.swift, which reads what each one leaves in its folder:
 # out.json (the --json events), err.txt, rc, and times (start, event of interest, end; seconds).
 # PHOTOTIMER is the program to run. The device is vivid's /dev/video0 (webcam input).
+# Every run may wait 60 s at zero for the camera: under TCG with both host cores busy (make
+# stress) a device's first frames took more than the default 10 s; no check here is about
+# that wait.
 set -u
 bin=${PHOTOTIMER:?}
 device=${device:-/dev/video0}
@@ -13,8 +16,8 @@ run() {
   shift
   mkdir -p "$name/photos"
   start=$(now)
-  "$bin" --no-location --filter none --camera "v4l2:$device" --json -o "$name/photos" "$@" \
-    >"$name/out.json" 2>"$name/err.txt"
+  "$bin" --no-location --filter none --camera "v4l2:$device" --camera-wait 60 --json \
+    -o "$name/photos" "$@" >"$name/out.json" 2>"$name/err.txt"
   echo $? >"$name/rc"
   echo "$start $(now)" >"$name/times"
 }
@@ -26,8 +29,8 @@ during() {
   shift 2
   mkdir -p "$name/photos"
   start=$(now)
-  "$bin" --no-location --filter none --camera "v4l2:$device" --json -o "$name/photos" "$@" \
-    >"$name/out.json" 2>"$name/err.txt" &
+  "$bin" --no-location --filter none --camera "v4l2:$device" --camera-wait 60 --json \
+    -o "$name/photos" "$@" >"$name/out.json" 2>"$name/err.txt" &
   pid=$!
   for _ in $(seq 1 600); do
     grep -q '"step":"camera"' "$name/out.json" 2>/dev/null && break
