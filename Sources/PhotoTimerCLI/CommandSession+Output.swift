@@ -13,7 +13,7 @@ extension CommandSession {
     case .live:
       return LiveDisplay(
         title: title, color: options.color, beep: options.beep ?? true, sink: sink,
-        terminal: Terminal(), preview: screen.preview,
+        terminal: Terminal(), preview: screen.preview, mirrored: screen.mirrored,
         code: remote?.links.first.flatMap { QRCode(encoding: $0) })
     }
   }

@@ -12,6 +12,8 @@ extension CommandSession {
     /// Why the live view shows no picture though one was not turned off (`--no-preview`),
     /// and what to do, for its header; `nil` when it shows one or none was wanted.
     var noPicture: String?
+    /// Whether it frames between counts: `--frame`, or a remote (the phone starts each count).
+    var frames: Bool
 
     /// The screen for `options` on this terminal.
     ///
@@ -23,7 +25,8 @@ extension CommandSession {
       options: CommandOptions.RunOptions, environment: [String: String], interactive: Bool,
       size: (columns: Int, rows: Int), hasCamera: Bool
     ) {
-      mode = options.json ? .json : (interactive ? .live : .plain)
+      mode = Self.mode(options, interactive: interactive)
+      frames = options.frame || options.remote != nil
       let graphics = TerminalGraphics(environment: environment)
       let wanted = mode == .live && options.preview && options.color && hasCamera
       preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
@@ -39,5 +42,17 @@ extension CommandSession {
         }
       }
     }
+
+    /// The output mode: JSON Lines with `--json`, else the live view on a terminal and plain
+    /// lines elsewhere.
+    static func mode(
+      _ options: CommandOptions.RunOptions, interactive: Bool
+    ) -> CommandOptions.OutputMode {
+      options.json ? .json : (interactive ? .live : .plain)
+    }
+
+    /// Whether the screen holds the camera: when it shows its picture, frames first or serves
+    /// a remote; else each run opens and closes its own.
+    var holdsCamera: Bool { preview != nil || frames }
   }
 }

@@ -50,8 +50,10 @@ final class CommandSession {
   let options: CommandOptions.RunOptions
   let services: PhotoTimerServices
   let screen: Screen
+  /// The screen's camera and its life: opening, feeding the previews, closing.
+  private let stage: ScreenStage
   /// The camera the screen holds, or `nil` when each run opens its own.
-  let camera: LiveCamera?
+  var camera: LiveCamera? { stage.camera }
   /// The camera as every output names it.
   let identity: CameraIdentity
   private let model: PhotoTimerViewModel
@@ -84,13 +86,13 @@ final class CommandSession {
     self.options = options
     self.services = services
     self.screen = screen
-    self.camera = camera
-    self.identity = identity ?? ProgramSetup.identity(options, source: camera?.source)
+    let identity = identity ?? ProgramSetup.identity(options, source: camera?.source)
+    self.identity = identity
     self.sink = sink
     self.keys = keys
-    model = PhotoTimerViewModel(
-      countdownSeconds: options.seconds, services: services, clock: clock,
-      cameraWaitLimit: .seconds(options.cameraWait))
+    stage = ScreenStage(clock: clock)
+    model = stage.adopt(
+      ScreenStage.Parts(camera: camera, services: services, identity: identity), options: options)
     model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
     model.preparation = options.sequential ? .sequential : .concurrent
     progress = Progress(
@@ -141,24 +143,28 @@ final class CommandSession {
         group.addTask {
           for await command in remote.intents { input.yield(.remote(command)) }
         }
-        if let camera { group.addTask { await remote.feed(camera) } }
+        stage.show(on: remote)
       }
-      if let camera {
-        group.addTask {
-          do {
-            try await camera.start()
-            input.yield(.cameraOpened(problem: nil))
-          } catch {
+      if camera != nil {
+        if let live = display as? LiveDisplay, live.previewMethod != nil { stage.screen = live }
+        stage.report = { report in
+          switch report {
+          case .opened: input.yield(.cameraOpened(problem: nil))
+          case .cameraFailed(let error):
             input.yield(.cameraOpened(problem: "\(CommandAdvice.advise(error))"))
+          case .previewStopped(let error):
+            input.yield(.previewStopped("\(CommandAdvice.advise(error))"))
+          case .building, .buildFailed, .built: break
           }
         }
+        stage.open()
         // The camera opening, until it has.
         await draw(display)
       } else {
         startSession()
       }
       for await next in inputs {
-        await handle(next, display: display, group: &group, input: input)
+        await handle(next, display: display)
         if progress.phase.isDone { break }
       }
       group.cancelAll()
@@ -167,6 +173,7 @@ final class CommandSession {
     // closes: the run releases it first.
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
+    await stage.stopFeeding()
     let last = model.presentation(isOver: true)
     remote?.hub.publish(last)
     await remote?.stop()
@@ -175,7 +182,7 @@ final class CommandSession {
     if case .failed(let failure) = progress.result {
       StandardStream.error.write("error: \(failure.message)\n")
     }
-    await camera?.close()
+    await stage.close()
     await reader?.stop()
     await signals?.stop()
     if let problem = await display.close() {
@@ -200,10 +207,7 @@ final class CommandSession {
   }
 
   /// One input: what it does to the model and to the screen.
-  private func handle(
-    _ next: Input, display: any CommandDisplay, group: inout TaskGroup<Void>,
-    input: AsyncStream<Input>.Continuation
-  ) async {
+  private func handle(_ next: Input, display: any CommandDisplay) async {
     switch next {
     case .update(let update):
       let time = record(update)
@@ -226,10 +230,6 @@ final class CommandSession {
     case .cameraOpened(nil):
       guard case .cameraOpening(let takeNow) = progress.phase else { return }
       progress.phase = .running
-      if let camera, let live = display as? LiveDisplay, live.previewMethod != nil {
-        let mirrored = screen.mirrored
-        group.addTask { await Self.feed(camera, to: live, mirrored: mirrored, input: input) }
-      }
       if !keepsFraming { startSession(takeNow: takeNow) }
     case .previewStopped(let problem):
       model.post(note: "no preview: \(problem)")

@@ -43,42 +43,39 @@ struct PhotoTimerCommand {
         exit(ExitCode.usage.rawValue)
       }
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
-      let source: (any CameraSource)?
+      if run.frame, CommandSession.Screen.mode(run, interactive: Terminal.isInteractive) != .live {
+        writeError(
+          "error: --frame needs a terminal to show the preview and read keys\n"
+            + CommandOptions.usageLine + "\n")
+        exit(ExitCode.usage.rawValue)
+      }
+      let interactive = Terminal.isInteractive
+      let size = Terminal.size
+      let parts: ScreenStage.Parts
       do {
-        source = try await ProgramSetup.cameraSource(run)
+        // NB: the screen holds the camera when it shows its picture, frames first or serves a
+        // remote; else each run opens and closes its own.
+        parts = try await ScreenStage.Parts.build(run, fallback: fallback) { [run] hasCamera in
+          CommandSession.Screen(
+            options: run, environment: environment, interactive: interactive, size: size,
+            hasCamera: hasCamera
+          ).holdsCamera
+        }
       } catch {
         // NB: a size the camera lacks is the command line's mistake: the sizes it has follow.
         if case CameraOpenError.usage(let problem) = error {
           writeError("error: \(problem)\n" + CommandOptions.usageLine + "\n")
           exit(ExitCode.usage.rawValue)
         }
-        writeError("error: \(error)\n")
-        exit(ExitCode.failure.rawValue)
-      }
-      let screen = CommandSession.Screen(
-        options: run, environment: environment, interactive: Terminal.isInteractive,
-        size: Terminal.size, hasCamera: source != nil)
-      if run.frame, screen.mode != .live {
-        writeError(
-          "error: --frame needs a terminal to show the preview and read keys\n"
-            + CommandOptions.usageLine + "\n")
-        exit(ExitCode.usage.rawValue)
-      }
-      // NB: the screen holds the camera when it shows its picture, frames first or serves a
-      // remote; else each run opens and closes its own.
-      let holds = screen.preview != nil || run.frame || run.remote != nil
-      let camera = source.flatMap { holds ? LiveCamera($0) : nil }
-      let services: PhotoTimerServices
-      do {
-        services = try ProgramSetup.makeServices(run, camera: camera ?? source).mapErrors(
-          CommandAdvice.advise)
-      } catch {
         writeError("error: \(CommandAdvice.advise(error))\n")
         exit(ExitCode.failure.rawValue)
       }
+      let screen = CommandSession.Screen(
+        options: run, environment: environment, interactive: interactive, size: size,
+        hasCamera: parts.hasCamera)
       let session = CommandSession(
-        options: run, services: services, screen: screen, camera: camera,
-        identity: ProgramSetup.identity(run, source: source, fallback: fallback))
+        options: run, services: parts.services, screen: screen, camera: parts.camera,
+        identity: parts.identity)
       exit(await session.run().rawValue)
     }
   }

@@ -1,8 +1,9 @@
 import CGTK
 import PhotoTimerRemote
 
-/// The remote's switch in the window: a "Remote" button whose popover turns the phone's
-/// remote on and off and shows its link with the QR code to scan.
+/// The remote's switch in the window: a "Remote" button (Alt+R) whose popover turns the
+/// phone's remote on and off and shows its link with the QR code to scan. The popover closes
+/// when a count starts, wherever it was started: its number must not be hidden.
 @MainActor
 final class RemotePanel {
   /// The button that opens the popover.
@@ -11,11 +12,14 @@ final class RemotePanel {
   private let picture = made(gtk_picture_new())
   private let label = GTK.label("Off: turn it on, then scan the code with a phone")
   private var reporting = false
+  /// Called with `true` when the popover opens and `false` when it closes.
+  var popoverShown: @MainActor (Bool) -> Void = { _ in }
 
   /// Builds the panel; `toggle` is called when the user turns the remote on or off.
   init(serving: Bool, toggle: @escaping @MainActor (Bool) -> Void) {
     check = GTK.check("_Serve the remote on the network", active: serving)
-    gtk_menu_button_set_label(OpaquePointer(widget), "Remote")
+    gtk_menu_button_set_label(OpaquePointer(widget), "_Remote")
+    gtk_menu_button_set_use_underline(OpaquePointer(widget), 1)
     gtk_widget_set_tooltip_text(
       widget, "The phone as remote: a page with the picture and the shutter")
     gtk_widget_set_focus_on_click(widget, 0)
@@ -30,6 +34,9 @@ final class RemotePanel {
     gtk_widget_add_css_class(box, "dialog")
     gtk_popover_set_child(gobject(raw(popover), as: GtkPopover.self), box)
     gtk_menu_button_set_popover(OpaquePointer(widget), popover)
+    Signal.notify(raw(popover), "visible") { [weak self] in
+      self?.popoverShown(gtk_widget_get_visible(popover) != 0)
+    }
     GTK.onToggle(check) { [weak self] on in
       guard let self, !self.reporting else { return }
       toggle(on)

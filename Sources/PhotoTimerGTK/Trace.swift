@@ -9,7 +9,8 @@ import PhotoTimerConcurrency
 /// texture handed to GTK), `tick 210` (µs from a tick's deadline to its label set),
 /// `first-frame 123456789` (CLOCK_MONOTONIC in ns when the first texture was handed over),
 /// `status counting: 3` (each new status shown), `photo-bounds X Y W H` (where the photo is
-/// drawn in the window), `main-sleep 310` and `main-thread 1` (a main-actor task started from
+/// drawn in the window), `popover 1` and `popover 0` (the remote's popover opened, closed),
+/// `main-sleep 310` and `main-thread 1` (a main-actor task started from
 /// GTK's `activate` ran on the GTK thread, and its 100 ms sleep woke that many µs late).
 final class Trace: Sendable {
   private let queue = DispatchQueue(label: "phototimer.trace")

@@ -105,7 +105,9 @@ final class WindowActions {
 
   private func pressed(key: UInt32, modifiers: GdkModifierType) -> Bool {
     let control = modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0
-    guard
+    // NB: Alt with a letter is a mnemonic (Alt+R opens the Remote popover), never a timer key.
+    let other = GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue
+    guard modifiers.rawValue & other == 0,
       let shortcut = Self.shortcuts.first(where: { Int32(key) == $0.key && control == $0.control }),
       let name = shortcut.actions.first(where: isEnabled),
       let action = actions[name]

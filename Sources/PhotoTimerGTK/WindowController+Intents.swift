@@ -129,7 +129,7 @@ extension WindowController {
       }.value
       guard let frame, !closing, views.photo.photo == photo else { return }
       views.photo.show(frame)
-      showingPhoto = true
+      page = .photo
       views.preview.showPhotoPage(true)
       render()
       if let trace { tracePhotoBounds(trace, width: frame.width, height: frame.height) }
@@ -144,7 +144,7 @@ extension WindowController {
     // NB: looked at on each of the window's frames until the page is mapped, laid out and
     // its crossfade over (at most 5 s): the frame clock runs then anyway.
     FrameClock.animate(window) { [weak self] elapsed in
-      guard let self, self.showingPhoto, elapsed < .seconds(5) else { return false }
+      guard let self, self.page == .photo, elapsed < .seconds(5) else { return false }
       var bounds = graphene_rect_t()
       guard gtk_widget_get_mapped(picture) != 0, !self.views.preview.isChangingPage,
         gtk_widget_compute_bounds(picture, window, &bounds) != 0, bounds.size.width > 1
@@ -165,8 +165,8 @@ extension WindowController {
   }
 
   private func showPreview() {
-    guard showingPhoto else { return }
-    showingPhoto = false
+    guard page == .photo else { return }
+    page = .preview
     views.photo.clear()
     views.preview.showPhotoPage(false)
     render()

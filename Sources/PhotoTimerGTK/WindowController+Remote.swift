@@ -28,30 +28,21 @@ extension WindowController {
           command.answer { self?.asked($0) ?? .refused("the window is closing") }
         }
       }
-      startRemoteFeed()
+      stage.show(on: link)
       render()
     } catch {
       views.remote.showOff(problem: "The remote could not start: \(error)")
     }
   }
 
-  /// Feeds the camera's previews to the remote (again after the camera was rebuilt).
-  func startRemoteFeed() {
-    remoteFeed?.cancel()
-    guard let remote, let camera else { return }
-    remoteFeed = Task { await remote.feed(camera) }
-  }
-
   /// Stops the remote: every page is told, every connection closes.
   func stopRemote() async {
     guard let link = remote else { return }
     remote = nil
-    remoteFeed?.cancel()
+    await stage.stopShowingOnRemote()
     await link.stop()
     await remoteIntents?.value
-    await remoteFeed?.value
     remoteIntents = nil
-    remoteFeed = nil
   }
 
   /// A phone's intent, through the window's own actions, when the window's presentation

@@ -34,36 +34,47 @@ final class WindowController {
   let trace: Trace?
   let sound: ShutterSound
 
-  // The run: the camera the screen holds, and the model over services built on it.
-  var camera: LiveCamera?
-  var model: PhotoTimerViewModel?
-  /// The camera as the phone's events name it; why it stands in for `auto`'s, if it does.
-  var identity: CameraIdentity?
+  /// The screen's camera and its life: the camera, the model over services built on it, the
+  /// previews fed to the window and the phone, each rebuild.
+  let stage = ScreenStage()
+  /// The camera the screen holds now.
+  var camera: LiveCamera? { stage.camera }
+  /// The model over the current camera's services.
+  var model: PhotoTimerViewModel? { stage.model }
+  /// The camera as the phone's events name it.
+  var identity: CameraIdentity? { stage.identity }
+  /// Why the camera stands in for `auto`'s, if it does.
   var fallback: String?
-  private var feed: Task<Void, Never>?
-  private var events: Task<Void, Never>?
-  private var rebuilding: Task<Void, Never>?
   /// Work of the window's own (finding the cameras, decoding the photo), ended on close.
   let chores = Chores()
   var problem: String?
-  var closing = false
-  // The phone as remote, while it serves: the server, its intents, the preview it is fed.
+  /// What the window shows: the preview, or the photo just taken; or it is closing.
+  enum Page {
+    case preview
+    case photo
+    case closing
+  }
+  var page = Page.preview
+  /// Whether the window is closing: nothing new starts.
+  var closing: Bool { page == .closing }
+  // The phone as remote, while it serves: the server, and the intents that come from it.
   var remote: RemoteLink?
   var remoteIntents: Task<Void, Never>?
-  var remoteFeed: Task<Void, Never>?
 
   // What is shown.
   var mirrored: Bool
   private var previewLook: Look?
-  var showingPhoto = false
-  /// The run the remote's popover was last closed for: it closes once when a count starts
-  /// (a count started from the phone must not be hidden under it), and may be opened again.
-  private var popoverClosedForRun = false
+  /// Whether the last render showed a run: the remote's popover closes once when a count
+  /// starts (a count started from the phone must not be hidden under it), and may be opened
+  /// again.
+  private var renderedRunning = false
   var savedLocation: CommandOptions.LocationChoice?
   // What the trace has seen.
   private var runStart: ContinuousClock.Instant?
   private var countShown: Int?
   private var firstFrameTraced = false
+  /// When the current camera began to open (for the trace's frame latency).
+  private var openingStarted = ContinuousClock.now
   private var statusTraced: String?
 
   init(
@@ -77,6 +88,9 @@ final class WindowController {
     self.trace = trace
     sound = ShutterSound(enabled: options.beep ?? true)
     mirrored = options.mirror ?? options.camera.kind.mirrored(options.camera)
+    stage.screen = self
+    stage.report = { [weak self] in self?.staged($0) }
+    if let trace { views.remote.popoverShown = { trace.record("popover", $0 ? 1 : 0) } }
   }
 
   /// Renders the first frame, then opens the camera and looks for the others.
@@ -117,127 +131,34 @@ final class WindowController {
   /// Rebuilds the camera, the services and the model from `options`, after the old ones
   /// have stopped; rebuilds queue behind each other.
   func rebuild() {
-    let previous = rebuilding
-    rebuilding = Task {
-      await previous?.value
-      await self.rebuildNow()
-    }
+    guard !closing else { return }
+    stage.rebuild(options, fallback: fallback)
+    chores.start { [self] in await showSizes() }
   }
 
-  private func rebuildNow() async {
-    await tearDown()
-    guard !closing else { return }
-    // NB: no stale picture of the camera that was: black until the new one's first frame.
-    views.preview.clear()
-    problem = nil
-    render()
-    let options = options
-    let fallback = fallback
-    let built = await Task.detached {
-      () -> Result<(LiveCamera?, PhotoTimerServices, CameraIdentity), any Error> in
-      do {
-        let source = try await ProgramSetup.cameraSource(options)
-        let live = source.map { LiveCamera($0) }
-        let services = try ProgramSetup.makeServices(options, camera: live ?? source)
-        let identity = ProgramSetup.identity(options, source: source, fallback: fallback)
-        return .success((live, services.mapErrors(CommandAdvice.advise), identity))
-      } catch {
-        return .failure(error)
-      }
-    }.value
-    switch built {
-    case .failure(let error):
+  /// What the stage says: a rebuild under way, its model, the camera opened or why not.
+  private func staged(_ report: ScreenStage.Report) {
+    switch report {
+    case .building:
+      // NB: no stale picture of the camera that was: black until the new one's first frame.
+      views.preview.clear()
+      problem = nil
+    case .buildFailed(let error):
       problem = "\(CommandAdvice.advise(error))"
-      render()
-    case .success(let (camera, services, identity)):
-      self.identity = identity
-      await showSizes()
-      guard !closing else {
-        await camera?.close()
-        return
-      }
-      let model = PhotoTimerViewModel(
-        countdownSeconds: options.seconds, services: services,
-        cameraWaitLimit: .seconds(options.cameraWait))
-      self.camera = camera
-      self.model = model
+    case .built(let model):
+      openingStarted = .now
       observe(model)
-      events = Task { [weak self] in
+      stage.keep { [weak self] model in
         for await event in model.events() { self?.handle(event, of: model) }
       }
-      if let camera { feed = Task { [weak self] in await self?.runFeed(camera) } }
-      startRemoteFeed()
-      render()
+    case .opened:
+      break
+    case .cameraFailed(let error):
+      problem = "camera: \(CommandAdvice.advise(error))"
+    case .previewStopped(let error):
+      problem = "no preview: \(CommandAdvice.advise(error))"
     }
-  }
-
-  /// Stops the run and closes the camera: no process, socket or partial file is left.
-  private func tearDown() async {
-    let model = model
-    let camera = camera
-    self.model = nil
-    self.camera = nil
-    model?.cancel()
-    await model?.waitForRun()
-    feed?.cancel()
-    events?.cancel()
-    remoteFeed?.cancel()
-    await camera?.close()
-    await feed?.value
-    await events?.value
-    feed = nil
-    events = nil
-  }
-
-  /// Shows the camera's frames, newest only, scaled to the preview's size off the main
-  /// thread, with the suggested look once the filter step chose it.
-  private func runFeed(_ camera: LiveCamera) async {
-    let opening = ContinuousClock.now
-    do {
-      try await camera.start()
-    } catch {
-      if !(error is CancellationError), !camera.isClosed {
-        problem = "camera: \(CommandAdvice.advise(error))"
-        render()
-      }
-      return
-    }
-    while !Task.isCancelled {
-      let room = views.preview.room
-      let mirrored = mirrored
-      do {
-        for try await frame in camera.previews(fitting: room, mirrored: mirrored) {
-          // NB: the look runs off the main thread (on the shared queue, no thread per frame);
-          // the main thread only hands the bytes to GTK. RGB as it is: converting to cairo's
-          // BGRA ourselves measured slower (BENCHMARKS.md).
-          var shown = frame
-          if let look = previewLook {
-            shown = await OffPool.quick {
-              var copy = frame
-              look.applyInPlace(to: &copy)
-              return copy
-            }
-          }
-          guard !Task.isCancelled else { return }
-          views.preview.show(shown)
-          if let trace {
-            trace.record("frame", opening.advanced(by: frame.timestamp).duration(to: .now))
-            if !firstFrameTraced {
-              firstFrameTraced = true
-              trace.record("first-frame", Trace.monotonicNanoseconds)
-            }
-          }
-          if views.preview.room != room || self.mirrored != mirrored { break }
-        }
-        if camera.isClosed { return }
-      } catch {
-        if !(error is CancellationError), !camera.isClosed {
-          problem = "no preview: \(CommandAdvice.advise(error))"
-          render()
-        }
-        return
-      }
-    }
+    render()
   }
 
   // MARK: - Observation
@@ -287,8 +208,8 @@ final class WindowController {
     let shown = presentation(for: .keyboard)
     remote?.hub.publish(presentation(for: .phone))
     let content = WindowContent(shown)
-    if running, !popoverClosedForRun { views.remote.closePopover() }
-    popoverClosedForRun = running
+    if running, !renderedRunning { views.remote.closePopover() }
+    renderedRunning = running
     views.preview.render(content)
     views.controls.render(content, running: running)
     // The actions: what the presentation says can be done now (the buttons follow them).
@@ -297,7 +218,7 @@ final class WindowController {
     for action in PhotoTimerPresentation.Action.allCases where action != .quit {
       actions.setEnabled(.intent(action), content.allowed.contains(action))
     }
-    actions.setEnabled(.back, showingPhoto && !running)
+    actions.setEnabled(.back, page == .photo && !running)
     actions.setEnabled(.openFolder, views.photo.photo?.file != nil)
 
     // The suggested look, live on the preview while the run lasts.
@@ -337,13 +258,43 @@ final class WindowController {
   /// Cancels the run, closes the camera, writes the settings and ends every task: nothing
   /// is left running when it returns.
   func close() async {
-    closing = true
+    page = .closing
     views.controls.showStatus("Closing…")
-    await rebuilding?.value
-    await tearDown()
+    await stage.close()
     await stopRemote()
     await chores.end()
     await store.close()
     trace?.flush()
+  }
+}
+
+// MARK: - The preview
+
+extension WindowController: PreviewTarget {
+  var previewRoom: PreviewSize? { views.preview.room }
+  var previewMirrored: Bool { mirrored }
+
+  /// Shows a camera's frame with the suggested look once the filter step chose it: the look
+  /// runs off the main thread (on the shared queue, no thread per frame); the main thread only
+  /// hands the bytes to GTK. RGB as it is: converting to cairo's BGRA ourselves measured
+  /// slower (BENCHMARKS.md).
+  func show(preview frame: Frame) async {
+    var shown = frame
+    if let look = previewLook {
+      shown = await OffPool.quick {
+        var copy = frame
+        look.applyInPlace(to: &copy)
+        return copy
+      }
+    }
+    guard !Task.isCancelled else { return }
+    views.preview.show(shown)
+    if let trace {
+      trace.record("frame", openingStarted.advanced(by: frame.timestamp).duration(to: .now))
+      if !firstFrameTraced {
+        firstFrameTraced = true
+        trace.record("first-frame", Trace.monotonicNanoseconds)
+      }
+    }
   }
 }

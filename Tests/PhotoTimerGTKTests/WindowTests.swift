@@ -308,7 +308,7 @@ struct WindowTests {
   }
 
   @Test(
-    "--remote: the window prints its link; a phone's Start counts in the window, a second is refused, Cancel ends it; a count started in the window shows on the remote"
+    "--remote: the window prints its link; a phone's Start counts in the window and closes the Remote popover, a second is refused, Cancel ends it; a count started in the window shows on the remote"
   )
   func remote() async throws {
     try await withWindow(blueSource + ["-s", "10", "--remote=127.0.0.1:0"], name: "remote") {
@@ -337,8 +337,14 @@ struct WindowTests {
           })
       }
       try await connected.value()
+      // The Remote popover open (Alt+R) when the phone starts: it closes over the count.
+      let opening = window.lines.count
+      try await server.press("alt+r")
+      try await window.waitFor("popover 1", after: opening)
+      let starting = window.lines.count
       #expect(try await post("start") == "202")
       try await window.waitFor("status counting: 10")
+      try await window.waitFor("popover 0", after: starting)
       #expect(try await post("start") == "409")
       let stream = try await events.value.output
       #expect(stream.contains(/"event":"started".*"camera":\{"kind":"ffmpeg"/), "\(stream)")

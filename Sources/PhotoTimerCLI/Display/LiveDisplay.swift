@@ -3,6 +3,7 @@ import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerRemote
+import PhotoTimerSetup
 import PhotoTimerTerminal
 
 /// The live view: a big count, the three preparations as a checklist with spinners, the
@@ -18,7 +19,7 @@ import PhotoTimerTerminal
 /// picture's place for a few seconds (until the next count, when framing goes on). When the
 /// view is done it goes back to the normal screen and leaves there the photo, drawn in half
 /// blocks, above its summary and timeline (the text view and summary without a picture).
-actor LiveDisplay: CommandDisplay {
+actor LiveDisplay: CommandDisplay, PreviewTarget {
   /// A tick shown: how late the engine published it and when the display got it.
   private struct PendingTick {
     var remaining: Int
@@ -35,6 +36,8 @@ actor LiveDisplay: CommandDisplay {
   private let frameLog: FileHandle?
   /// How the preview is drawn, or `nil` for the text view.
   nonisolated let previewMethod: TerminalGraphics.Method?
+  /// Whether previews are mirrored.
+  nonisolated let previewMirrored: Bool
   private var frames: LiveFrames
   private var presentation = PhotoTimerPresentation(
     state: PhotoTimerState(), context: .init(cameraStarting: true))
@@ -71,19 +74,21 @@ actor LiveDisplay: CommandDisplay {
   ///   - sink: Where the frames go.
   ///   - terminal: The terminal to switch to the alternate screen and restore; `nil` in tests.
   ///   - preview: How the preview is drawn, or `nil` for the text view.
+  ///   - mirrored: Whether previews are mirrored.
   ///   - code: The remote's QR code, drawn over the picture while nothing counts.
   ///   - size: The terminal's size now.
   ///   - frameLog: A file to append each tick's deadline and on-screen time to.
   ///   - spinnerClock: The clock the spinner turns on; tests pass one they advance.
   init(
     title: String, color: Bool, beep: Bool, sink: any OutputSink, terminal: Terminal?,
-    preview: TerminalGraphics.Method? = nil, code: QRCode? = nil,
+    preview: TerminalGraphics.Method? = nil, mirrored: Bool = false, code: QRCode? = nil,
     size: @escaping @Sendable () -> (columns: Int, rows: Int) = { Terminal.size },
     frameLog: String? = ProcessInfo.processInfo.environment["PHOTOTIMER_FRAME_LOG"],
     spinnerClock: any Clock<Duration> = ContinuousClock()
   ) {
     self.spinnerClock = spinnerClock
     previewMethod = preview
+    previewMirrored = mirrored
     frames = LiveFrames(method: preview)
     frames.code = code
     if preview != nil { terminal?.enterAlternateScreen() }
