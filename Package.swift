@@ -11,7 +11,7 @@ import PackageDescription
 //      PhotoTimerTerminal (pictures as cells).
 //   4. The pieces that reach a device, a file, a program or a socket: PhotoTimerJPEG,
 //      PhotoTimerGPSD, PhotoTimerFFmpeg, PhotoTimerGPhoto2, PhotoTimerGStreamer,
-//      PhotoTimerRemote (and the C modules they wrap).
+//      PhotoTimerRemote, PhotoTimerFaces (and the C modules they wrap).
 //   5. PhotoTimerSetup: what both programs set up from the same options.
 //   6. The front ends: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`).
 //   Beside them: PhotoTimerTesting, PhotoTimerHarnesses, the benchmarks and the fuzzers.
@@ -32,6 +32,7 @@ let package = Package(
     .library(name: "PhotoTimerGPhoto2", targets: ["PhotoTimerGPhoto2"]),
     .library(name: "PhotoTimerGStreamer", targets: ["PhotoTimerGStreamer"]),
     .library(name: "PhotoTimerRemote", targets: ["PhotoTimerRemote"]),
+    .library(name: "PhotoTimerFaces", targets: ["PhotoTimerFaces"]),
     .executable(name: "phototimer", targets: ["PhotoTimerCLI"]),
     .executable(name: "phototimer-gtk", targets: ["PhotoTimerGTK"]),
     .executable(name: "phototimer-bench", targets: ["PhotoTimerBenchmarks"]),
@@ -112,6 +113,17 @@ let package = Package(
     .systemLibrary(
       name: "CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+    // Faces through dlib: the people in the picture (a FaceFinder for PhotoTimerImaging).
+    .target(
+      name: "PhotoTimerFaces",
+      dependencies: ["PhotoTimerImaging", "PhotoTimerConcurrency", "CDlibFaces"]),
+    // dlib's face detector and landmark model behind a small C interface (C++ inside).
+    .target(
+      name: "CDlibFaces",
+      // NB: optimised in every build: at -O0 dlib took 139 s to read its model and seconds a
+      // frame to detect (0.6 s and milliseconds at -O2).
+      cxxSettings: [.unsafeFlags(["-O2"]), .define("NDEBUG")],
+      linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]),
     .systemLibrary(
       name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"]), .brew(["libexif"])]),
     .systemLibrary(
@@ -199,6 +211,11 @@ let package = Package(
         "PhotoTimerJPEG", "PhotoTimerImaging", "PhotoTimerTesting", "PhotoTimerPOSIX",
       ],
       resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
+    // Faces through dlib on real photographs (the model from libdlib-data).
+    .testTarget(
+      name: "PhotoTimerFacesTests",
+      dependencies: ["PhotoTimerFaces", "PhotoTimerImaging", "PhotoTimerJPEG"],
+      resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
     // Against real ffmpeg and its lavfi test sources (installed by the setup).
     .testTarget(
       name: "PhotoTimerFFmpegTests",
@@ -246,5 +263,6 @@ let package = Package(
         "PhotoTimerTesting", "PhotoTimerRemote",
       ]),
   ],
-  swiftLanguageModes: [.v6]
+  swiftLanguageModes: [.v6],
+  cxxLanguageStandard: .cxx17
 )

@@ -11,7 +11,7 @@ mkdir -p .build/docs
 modules=(
   PhotoTimer PhotoTimerTesting PhotoTimerLocation PhotoTimerGPSD PhotoTimerPOSIX PhotoTimerImaging
   PhotoTimerJPEG PhotoTimerTerminal PhotoTimerFFmpeg PhotoTimerGPhoto2 PhotoTimerGStreamer
-  PhotoTimerRemote
+  PhotoTimerRemote PhotoTimerFaces
 )
 for module in "${modules[@]}"; do
   graphs=.build/symbol-graphs/$module

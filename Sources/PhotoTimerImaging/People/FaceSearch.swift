@@ -1,0 +1,111 @@
+/// A face found in a frame: its box and landmarks in the frame's pixels, and how open its
+/// eyes look.
+public struct Face: Sendable, Equatable {
+  /// The face's box.
+  public var box: PixelBox
+  /// Its 68 landmarks, or none when they could not be placed.
+  public var landmarks: [FacePoint]
+  /// Its eyes in this frame, when the landmarks were placed.
+  public var eyes: EyeMeasure?
+
+  /// A face.
+  public init(box: PixelBox, landmarks: [FacePoint] = [], eyes: EyeMeasure? = nil) {
+    self.box = box
+    self.landmarks = landmarks
+    self.eyes = eyes
+  }
+}
+
+/// Where and at what scale to look for faces in a frame, over a ``FaceFinder``.
+///
+/// A HOG detector finds faces no smaller than its window (80 pixels for dlib's), so a face a
+/// twentieth of a 1280-pixel frame (64 pixels: a group of six round a table) is lost on a
+/// scaled-down preview. A search of the whole frame therefore runs at the scale that makes
+/// the smallest wanted face the window's size (1.25× at 1280 pixels), which is costly; once
+/// faces are known, each is looked for again only in a region around it, at the scale that
+/// makes it a comfortable size for the detector, which is cheap. The caller decides how
+/// often to search everywhere (new people arrive).
+public struct FaceSearch: Sendable {
+  /// The detector and landmark model.
+  public let finder: any FaceFinder
+  /// The smallest face found by a search everywhere, as a fraction of the frame's width.
+  public var smallestFraction = 1.0 / 20
+  /// The largest scale a search everywhere uses (a small frame is not blown up without end).
+  public var largestScale = 3.0
+
+  /// A search over `finder`.
+  public init(finder: any FaceFinder) {
+    self.finder = finder
+  }
+
+  /// The scale a search of the whole of a frame `width` pixels wide runs at.
+  public func scaleEverywhere(width: Int) -> Double {
+    let smallest = max(1, Double(width) * smallestFraction)
+    return min(largestScale, Double(finder.smallestFace) / smallest)
+  }
+
+  /// The faces in `frame`: everywhere when `everywhere`, else only around the `known` boxes;
+  /// each with its landmarks and eye measure.
+  ///
+  /// - Parameters:
+  ///   - frame: The camera's frame.
+  ///   - known: Faces found before, in the frame's pixels.
+  ///   - everywhere: Whether to search the whole frame.
+  ///   - isCancelled: Checked between faces; the search throws `CancellationError` then.
+  public func faces(
+    in frame: Frame, near known: [PixelBox], everywhere: Bool,
+    isCancelled: () -> Bool = { false }
+  ) throws -> [Face] {
+    let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+    var boxes: [PixelBox] = []
+    if everywhere {
+      let scale = scaleEverywhere(width: frame.width)
+      let image = GreyImage(frame, scale: scale)
+      boxes = try finder.faces(in: image).map { $0.mapped(scale: 1 / scale) }
+    }
+    for box in known {
+      if isCancelled() { throw CancellationError() }
+      // NB: a region twice the face's size follows a face that moved, and the face in it is
+      // scaled to twice the detector's window.
+      guard let region = box.grown(by: 2).clipped(to: bounds) else { continue }
+      let scale = max(0.2, min(3, 2 * Double(finder.smallestFace) / max(1, box.width)))
+      let image = GreyImage(frame, region: region, scale: scale)
+      let origin = FacePoint(x: -region.x * scale, y: -region.y * scale)
+      boxes += try finder.faces(in: image).map { $0.mapped(scale: 1 / scale, origin: origin) }
+    }
+    var faces: [Face] = []
+    for box in Self.distinct(boxes) {
+      if isCancelled() { throw CancellationError() }
+      faces.append(try measured(box, in: frame, bounds: bounds))
+    }
+    return faces
+  }
+
+  /// The face in `box` with its landmarks, placed on a crop around it at a steady size (the
+  /// model's own training faces were about 150 pixels across).
+  private func measured(_ box: PixelBox, in frame: Frame, bounds: PixelBox) throws -> Face {
+    guard let region = box.grown(by: 1.5).clipped(to: bounds) else { return Face(box: box) }
+    let scale = max(0.3, min(3, 150 / max(1, box.width)))
+    let image = GreyImage(frame, region: region, scale: scale)
+    let origin = FacePoint(x: -region.x * scale, y: -region.y * scale)
+    let local = box.mapped(scale: scale, origin: FacePoint(x: region.x, y: region.y))
+    let points = try finder.landmarks(in: image, of: local)
+    guard points.count == 68 else { return Face(box: box) }
+    let eyes = EyeMeasure(landmarks: points, in: image)
+    let mapped = points.map {
+      FacePoint(x: ($0.x - origin.x) / scale, y: ($0.y - origin.y) / scale)
+    }
+    return Face(box: box, landmarks: mapped, eyes: eyes)
+  }
+
+  /// The boxes with the same face found twice (overlapping regions, a search everywhere
+  /// beside the regions) kept once: the larger.
+  static func distinct(_ boxes: [PixelBox]) -> [PixelBox] {
+    var kept: [PixelBox] = []
+    for box in boxes.sorted(by: { $0.area > $1.area })
+    where !kept.contains(where: { $0.overlap(with: box) > 0.3 }) {
+      kept.append(box)
+    }
+    return kept
+  }
+}

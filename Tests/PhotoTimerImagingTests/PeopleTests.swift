@@ -1,0 +1,206 @@
+import PhotoTimerImaging
+import Testing
+
+/// A finder that "finds" a face wherever the image has a white square, and puts 68 landmarks
+/// on it with eyes as open as it is told.
+private struct SquareFinder: FaceFinder {
+  var smallestFace = 80
+  var aspectRatio = 0.3
+
+  func faces(in image: GreyImage) throws -> [PixelBox] {
+    var left = image.width
+    var top = image.height
+    var right = -1
+    var bottom = -1
+    for y in 0..<image.height {
+      for x in 0..<image.width where image[x, y] > 200 {
+        left = min(left, x)
+        top = min(top, y)
+        right = max(right, x)
+        bottom = max(bottom, y)
+      }
+    }
+    guard right >= left, right - left + 1 >= smallestFace else { return [] }
+    return [
+      PixelBox(
+        x: Double(left), y: Double(top), width: Double(right - left + 1),
+        height: Double(bottom - top + 1))
+    ]
+  }
+
+  func landmarks(in image: GreyImage, of box: PixelBox) throws -> [FacePoint] {
+    var points = [FacePoint](repeating: box.center, count: 68)
+    for (first, centerX) in [(36, box.x + box.width * 0.3), (42, box.x + box.width * 0.7)] {
+      let width = box.width * 0.2
+      let gap = width * aspectRatio
+      let y = box.y + box.height * 0.4
+      points[first] = FacePoint(x: centerX - width / 2, y: y)
+      points[first + 1] = FacePoint(x: centerX - width / 6, y: y - gap / 2)
+      points[first + 2] = FacePoint(x: centerX + width / 6, y: y - gap / 2)
+      points[first + 3] = FacePoint(x: centerX + width / 2, y: y)
+      points[first + 4] = FacePoint(x: centerX + width / 6, y: y + gap / 2)
+      points[first + 5] = FacePoint(x: centerX - width / 6, y: y + gap / 2)
+    }
+    return points
+  }
+}
+
+/// A black frame with a white square.
+private func frame(width: Int, height: Int, square: PixelBox) -> Frame {
+  var frame = Frame(width: width, height: height)
+  for y in Int(square.y)..<Int(square.y + square.height) {
+    for x in Int(square.x)..<Int(square.x + square.width) {
+      let index = y * frame.bytesPerRow + x * 3
+      frame.pixels[index] = 255
+      frame.pixels[index + 1] = 255
+      frame.pixels[index + 2] = 255
+    }
+  }
+  return frame
+}
+
+@Suite("People: where to look, eyes, and who is who")
+struct PeopleTests {
+  @Test(
+    "a search everywhere runs at the scale that makes a twentieth of the width the detector's window"
+  )
+  func scaleEverywhere() {
+    let search = FaceSearch(finder: SquareFinder())
+    #expect(search.scaleEverywhere(width: 1280) == 1.25)
+    #expect(search.scaleEverywhere(width: 1920) == 80.0 / 96)
+    #expect(search.scaleEverywhere(width: 320) == 3)  // capped
+  }
+
+  @Test(
+    "a small face is found everywhere at that scale, then in its region; boxes come back in the frame's pixels"
+  )
+  func searchMapsBack() throws {
+    let square = PixelBox(x: 700, y: 300, width: 66, height: 66)
+    let picture = frame(width: 1280, height: 720, square: square)
+    let search = FaceSearch(finder: SquareFinder())
+    // NB: 66 px is under the 80-px window at scale 1: only the search's own scale finds it.
+    #expect(try SquareFinder().faces(in: GreyImage(picture)).isEmpty)
+    let found = try search.faces(in: picture, near: [], everywhere: true)
+    try #require(found.count == 1)
+    #expect(abs(found[0].box.x - 700) < 2 && abs(found[0].box.width - 66) < 2, "\(found[0].box)")
+    let moved = frame(
+      width: 1280, height: 720, square: PixelBox(x: 720, y: 310, width: 66, height: 66))
+    let followed = try search.faces(in: moved, near: [found[0].box], everywhere: false)
+    try #require(followed.count == 1)
+    #expect(abs(followed[0].box.x - 720) < 2 && abs(followed[0].box.y - 310) < 2)
+    let eyes = try #require(followed[0].eyes)
+    #expect(abs(eyes.aspectRatio - 0.3) < 0.02)
+  }
+
+  @Test("a search is cancelled between faces")
+  func cancelled() {
+    let search = FaceSearch(finder: SquareFinder())
+    let picture = frame(
+      width: 640, height: 360, square: PixelBox(x: 100, y: 100, width: 90, height: 90))
+    #expect(throws: CancellationError.self) {
+      try search.faces(
+        in: picture, near: [PixelBox(x: 100, y: 100, width: 90, height: 90)], everywhere: false,
+        isCancelled: { true })
+    }
+  }
+
+  @Test("the same face found twice (region and everywhere) is one")
+  func distinct() throws {
+    let square = PixelBox(x: 100, y: 100, width: 120, height: 120)
+    let picture = frame(width: 640, height: 360, square: square)
+    let search = FaceSearch(finder: SquareFinder())
+    #expect(try search.faces(in: picture, near: [square], everywhere: true).count == 1)
+  }
+
+  @Test(
+    "each person's own open eyes: a squinting laugh is not a blink, a blink is",
+    arguments: [
+      (open: 0.30, now: 0.28, closed: false),
+      (open: 0.30, now: 0.12, closed: true),
+      (open: 0.20, now: 0.17, closed: false),  // a squinter: 0.17 is open for them
+      (open: 0.20, now: 0.10, closed: true),
+    ])
+  func baseline(open: Double, now: Double, closed: Bool) {
+    var baseline = EyeBaseline()
+    for index in 0..<20 {
+      // Open most of the time, with one blink among the samples.
+      baseline.add(EyeMeasure(aspectRatio: index == 7 ? 0.05 : open, irisShare: 0.6))
+    }
+    #expect(baseline.isClosed(EyeMeasure(aspectRatio: now, irisShare: 0.6)) == closed)
+  }
+
+  @Test("before a baseline is learned, a common fixed threshold decides")
+  func fallback() {
+    let baseline = EyeBaseline()
+    #expect(baseline.isClosed(EyeMeasure(aspectRatio: 0.1, irisShare: 0.6)))
+    #expect(!baseline.isClosed(EyeMeasure(aspectRatio: 0.25, irisShare: 0.6)))
+  }
+
+  @Test("an iris that vanishes is a shut eye even when the lids' points stay apart")
+  func irisCovered() {
+    var baseline = EyeBaseline()
+    for _ in 0..<10 { baseline.add(EyeMeasure(aspectRatio: 0.3, irisShare: 0.7)) }
+    #expect(baseline.isClosed(EyeMeasure(aspectRatio: 0.28, irisShare: 0.1)))
+    // NB: an iris that never showed clearly (dim light) decides nothing.
+    var dim = EyeBaseline()
+    for _ in 0..<10 { dim.add(EyeMeasure(aspectRatio: 0.3, irisShare: 0.2)) }
+    #expect(!dim.isClosed(EyeMeasure(aspectRatio: 0.28, irisShare: 0.05)))
+  }
+
+  @Test(
+    "people keep their number while they move, a newcomer gets a new one, the gone are forgotten after 1 s"
+  )
+  func tracker() {
+    var tracker = PeopleTracker()
+    let open = EyeMeasure(aspectRatio: 0.3, irisShare: 0.6)
+    let a = PixelBox(x: 100, y: 100, width: 80, height: 80)
+    let b = PixelBox(x: 600, y: 120, width: 90, height: 90)
+    tracker.update([Face(box: a, eyes: open), Face(box: b, eyes: open)], at: .zero)
+    let ids = tracker.people.map(\.id)
+    #expect(ids.count == 2)
+    // Both move a little; b comes first this time.
+    let a2 = PixelBox(x: 130, y: 104, width: 80, height: 80)
+    let b2 = PixelBox(x: 580, y: 118, width: 92, height: 92)
+    tracker.update([Face(box: b2, eyes: open), Face(box: a2, eyes: open)], at: .milliseconds(200))
+    #expect(tracker.people.map(\.id) == ids)
+    #expect(tracker.people.map(\.box) == [a2, b2])
+    // A newcomer; b not seen.
+    let c = PixelBox(x: 1000, y: 100, width: 85, height: 85)
+    tracker.update([Face(box: a2, eyes: open), Face(box: c, eyes: open)], at: .milliseconds(900))
+    #expect(tracker.people.count == 3)
+    #expect(tracker.summary == PeopleSummary(count: 3, eyesClosed: 0))
+    tracker.update([Face(box: a2, eyes: open), Face(box: c, eyes: open)], at: .milliseconds(1300))
+    #expect(tracker.people.count == 2)
+    #expect(!tracker.people.contains { $0.id == ids[1] })
+  }
+
+  @Test("a blink is counted for that person", arguments: [0, 1])
+  func blinking(who: Int) {
+    var tracker = PeopleTracker()
+    let boxes = [
+      PixelBox(x: 100, y: 100, width: 80, height: 80),
+      PixelBox(x: 600, y: 100, width: 80, height: 80),
+    ]
+    let open = EyeMeasure(aspectRatio: 0.3, irisShare: 0.6)
+    let shut = EyeMeasure(aspectRatio: 0.08, irisShare: 0.1)
+    for step in 0..<10 {
+      tracker.update(boxes.map { Face(box: $0, eyes: open) }, at: .milliseconds(100 * step))
+    }
+    tracker.update(
+      boxes.indices.map { Face(box: boxes[$0], eyes: $0 == who ? shut : open) },
+      at: .milliseconds(1000))
+    #expect(tracker.summary == PeopleSummary(count: 2, eyesClosed: 1))
+    #expect(tracker.people[who].eyesClosed)
+  }
+
+  @Test(
+    "the step's words",
+    arguments: [
+      (0, 0, "no one in the picture"), (1, 0, "1 person · eyes open"),
+      (1, 1, "1 person · blinking"),
+      (3, 0, "3 people · eyes open"), (3, 1, "3 people · 1 blinking"),
+    ])
+  func words(count: Int, closed: Int, text: String) {
+    #expect(PeopleSummary(count: count, eyesClosed: closed).description == text)
+  }
+}
