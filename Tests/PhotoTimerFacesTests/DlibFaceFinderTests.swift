@@ -75,3 +75,16 @@ struct DlibFaceFinderTests {
     #expect("\(FaceModelError.missing(path: "/x"))".contains("apt install libdlib-data"))
   }
 }
+
+@Suite("Sharpness on a real face")
+struct SharpnessTests {
+  @Test("motion blur lowers the face's sharpness well below the sharp frame's")
+  func blur() {
+    let face = PixelBox(x: 179, y: 84, width: 86, height: 86)
+    let sharp = GreyImage(TestFaces.astronaut).sharpness(in: face)
+    let smeared = TestFaces.blurred(TestFaces.astronaut, length: 9)
+    TestFaces.dump(smeared, "astronaut-blurred")
+    let blurred = GreyImage(smeared).sharpness(in: face)
+    #expect(blurred < sharp * FrameChoice.sharpEnough, "\(sharp) → \(blurred)")
+  }
+}

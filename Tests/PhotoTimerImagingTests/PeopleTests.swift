@@ -204,3 +204,98 @@ struct PeopleTests {
     #expect(PeopleSummary(count: count, eyesClosed: closed).description == text)
   }
 }
+
+@Suite("A count that starts when the group is in")
+struct ReadyRuleTests {
+  private let a = PixelBox(x: 100, y: 100, width: 80, height: 80)
+  private let b = PixelBox(x: 600, y: 100, width: 80, height: 80)
+
+  @Test("with a number: waits for everyone, then for them to hold still for 1 s")
+  func wanted() {
+    var rule = ReadyRule(wanted: 2)
+    #expect(rule.observe([], at: .zero) == .waiting("waiting for everyone: 0 of 2"))
+    #expect(rule.observe([a], at: .milliseconds(500)) == .waiting("waiting for everyone: 1 of 2"))
+    #expect(rule.observe([a, b], at: .seconds(1)) == .waiting("hold still"))
+    #expect(rule.observe([a, b], at: .milliseconds(1900)) == .waiting("hold still"))
+    #expect(rule.observe([a, b], at: .seconds(2)) == .ready)
+  }
+
+  @Test("without a number: at least one, their number steady for 1.5 s, and still")
+  func steady() {
+    var rule = ReadyRule()
+    #expect(
+      rule.observe([], at: .zero) == .waiting("waiting for people to come into the picture"))
+    #expect(
+      rule.observe([a], at: .seconds(1)) == .waiting("waiting for everyone: 1 in the picture"))
+    // A second person arrives: the wait for a steady number starts again.
+    #expect(
+      rule.observe([a, b], at: .seconds(2)) == .waiting("waiting for everyone: 2 in the picture"))
+    #expect(
+      rule.observe([a, b], at: .milliseconds(3400))
+        == .waiting("waiting for everyone: 2 in the picture"))
+    #expect(rule.observe([a, b], at: .milliseconds(3500)) == .ready)
+  }
+
+  @Test("someone moving more than a few per cent of a face's width starts the stillness over")
+  func moving() {
+    var rule = ReadyRule(wanted: 1)
+    _ = rule.observe([a], at: .zero)
+    var moved = a
+    moved.x += 10  // 12 % of its width
+    #expect(rule.observe([moved], at: .milliseconds(900)) == .waiting("hold still"))
+    var nudged = moved
+    nudged.x += 2  // 2.5 %: still
+    #expect(rule.observe([nudged], at: .milliseconds(1500)) == .waiting("hold still"))
+    #expect(rule.observe([nudged], at: .milliseconds(1900)) == .ready)
+  }
+}
+
+@Suite("The frame where everyone is ready")
+struct FrameChoiceTests {
+  private func frames(
+    _ list: [(ms: Int, faces: Int, closed: Int, sharp: Double)]
+  ) -> [FrameCandidate] {
+    list.map {
+      FrameCandidate(
+        offset: .milliseconds($0.ms), faces: $0.faces, eyesClosed: $0.closed, sharpness: $0.sharp)
+    }
+  }
+
+  @Test("the first frame after zero with everyone, eyes open and sharp")
+  func firstAfterZero() throws {
+    let choice = try #require(
+      FrameChoice.choose(
+        frames([
+          (-200, 3, 0, 100), (0, 3, 1, 100), (33, 3, 1, 100), (66, 3, 0, 30), (100, 3, 0, 95),
+          (133, 3, 0, 100),
+        ]), people: 3))
+    #expect(choice.index == 4)
+    #expect(choice.offset == .milliseconds(100))
+    #expect(choice.passed)
+    #expect(choice.reason == "every eye open")
+  }
+
+  @Test("none after zero passes: one just before zero that does")
+  func beforeZero() throws {
+    let choice = try #require(
+      FrameChoice.choose(frames([(-233, 2, 0, 80), (0, 2, 1, 80), (33, 2, 1, 80)]), people: 2))
+    #expect(choice.index == 0 && choice.passed)
+  }
+
+  @Test("none passes: the best there is, and why")
+  func best() throws {
+    let choice = try #require(
+      FrameChoice.choose(
+        frames([(0, 5, 2, 80), (33, 6, 1, 80), (66, 6, 1, 90), (100, 5, 0, 90)]), people: 6))
+    #expect(choice.index == 2)
+    #expect(!choice.passed)
+    #expect(choice.reason == "the best there was: 1 blinking")
+  }
+
+  @Test("no one in the picture: the frame nearest zero, as without the people step")
+  func nobody() throws {
+    let choice = try #require(
+      FrameChoice.choose(frames([(-100, 0, 0, 50), (0, 0, 0, 50), (33, 0, 0, 50)]), people: 0))
+    #expect(choice.index == 1 && choice.reason == "the frame nearest zero")
+  }
+}
