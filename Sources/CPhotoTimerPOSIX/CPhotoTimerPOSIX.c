@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <unistd.h>
 
@@ -25,4 +26,40 @@ int phototimer_spawn_closefrom(posix_spawn_file_actions_t *actions, int from) {
   (void)from;
   return ENOSYS;
 #endif
+}
+
+struct phototimer_call {
+  void (*body)(void *);
+  void *context;
+};
+
+static void *phototimer_call_start(void *argument) {
+  struct phototimer_call *call = argument;
+  call->body(call->context);
+  return NULL;
+}
+
+int phototimer_call_on_stack(size_t bytes, void (*body)(void *), void *context) {
+  pthread_attr_t attributes;
+  int error = pthread_attr_init(&attributes);
+  if (error != 0) return error;
+  error = pthread_attr_setstacksize(&attributes, bytes);
+  struct phototimer_call call = {body, context};
+  pthread_t thread;
+  if (error == 0) error = pthread_create(&thread, &attributes, phototimer_call_start, &call);
+  pthread_attr_destroy(&attributes);
+  if (error != 0) return error;
+  // NB: joining cannot fail here: the thread is joinable and joined once.
+  return pthread_join(thread, NULL);
+}
+
+size_t phototimer_stack_size(void) {
+  size_t size = 0;
+#if defined(__GLIBC__)
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+  if (pthread_attr_getstacksize(&attributes, &size) != 0) size = 0;
+  pthread_attr_destroy(&attributes);
+#endif
+  return size;
 }

@@ -1,6 +1,7 @@
 import CCivetWeb
 import Foundation
 import PhotoTimer
+import PhotoTimerPOSIX
 
 /// The preview over a WebSocket, paced by each viewer.
 ///
@@ -30,50 +31,79 @@ enum PreviewSocket {
       context, "/api/preview",
       { connection, data in
         // Connect: the same rules as every request; 1 closes at once.
-        guard let connection, let data,
-          let request = RemoteHandlers.request(of: connection)
-        else { return 1 }
+        guard let connection, let data else { return 1 }
         let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
-        guard case .serve(.preview, _) = handlers.router.route(request) else { return 1 }
-        return 0
+        var refused: Int32 = 1
+        try? LargeStack.run {
+          guard let request = RemoteHandlers.request(of: connection),
+            case .serve(.preview, _) = handlers.router.route(request)
+          else { return }
+          refused = 0
+        }
+        return refused
       },
       { connection, data in
         guard let connection, let data else { return }
         let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
-        let viewer = Viewer(admitted: handlers.hub.enterViewer())
-        mg_set_user_connection_data(connection, Unmanaged.passRetained(viewer).toOpaque())
-        if !viewer.admitted {
-          let busy = "{\"busy\":true,\"maximumViewers\":\(RemoteHub.maximumViewers)}"
-          _ = busy.withCString { mg_websocket_write(connection, 1, $0, strlen($0)) }
-          // NB: then a close frame: the page knows at once, and the slot is not held.
-          _ = mg_websocket_write(connection, 8, nil, 0)
-        }
+        let started = (try? LargeStack.run { handlers.admit(connection) }) != nil
+        // NB: no thread for it: closed at once (the data handler sees no viewer).
+        if !started { _ = mg_websocket_write(connection, 8, nil, 0) }
       },
       { connection, bits, bytes, length, data in
         guard let connection, let data, let user = mg_get_user_connection_data(connection) else {
           return 0
         }
         let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
-        let viewer = Unmanaged<Viewer>.fromOpaque(user).takeUnretainedValue()
-        let opcode = bits & 0x0f
-        guard viewer.admitted, opcode != 8 else { return 0 }
-        guard opcode == 1, let bytes else { return 1 }
-        let text = String(
-          decoding: UnsafeRawBufferPointer(start: bytes, count: min(length, 32)), as: UTF8.self)
-        return handlers.answer(text, viewer: viewer, on: connection) ? 1 : 0
+        // NB: 0 closes the connection, also when no thread could start.
+        var keep: Int32 = 0
+        try? LargeStack.run {
+          keep = handlers.receive(
+            bits: bits, bytes: bytes, length: length, user: user, on: connection)
+        }
+        return keep
       },
       { connection, data in
         guard let connection, let data, let user = mg_get_user_connection_data(connection) else {
           return
         }
         let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
-        let viewer = Unmanaged<Viewer>.fromOpaque(user).takeRetainedValue()
-        if viewer.admitted { handlers.hub.leaveViewer() }
+        // NB: where no thread can start, the viewer stays counted: better than running Swift
+        // on civetweb's stack.
+        try? LargeStack.run {
+          let viewer = Unmanaged<Viewer>.fromOpaque(user).takeRetainedValue()
+          if viewer.admitted { handlers.hub.leaveViewer() }
+        }
       }, handlers)
   }
 }
 
 extension RemoteHandlers {
+  /// A viewer connected: counted in (or told the server is busy and closed).
+  fileprivate func admit(_ connection: OpaquePointer) {
+    let viewer = PreviewSocket.Viewer(admitted: hub.enterViewer())
+    mg_set_user_connection_data(connection, Unmanaged.passRetained(viewer).toOpaque())
+    if !viewer.admitted {
+      let busy = "{\"busy\":true,\"maximumViewers\":\(RemoteHub.maximumViewers)}"
+      _ = busy.withCString { mg_websocket_write(connection, 1, $0, strlen($0)) }
+      // NB: then a close frame: the page knows at once, and the slot is not held.
+      _ = mg_websocket_write(connection, 8, nil, 0)
+    }
+  }
+
+  /// A viewer's message: 1 keeps the connection, 0 closes it.
+  fileprivate func receive(
+    bits: Int32, bytes: UnsafeMutablePointer<CChar>?, length: Int, user: UnsafeMutableRawPointer,
+    on connection: OpaquePointer
+  ) -> Int32 {
+    let viewer = Unmanaged<PreviewSocket.Viewer>.fromOpaque(user).takeUnretainedValue()
+    let opcode = bits & 0x0f
+    guard viewer.admitted, opcode != 8 else { return 0 }
+    guard opcode == 1, let bytes else { return 1 }
+    let text = String(
+      decoding: UnsafeRawBufferPointer(start: bytes, count: min(length, 32)), as: UTF8.self)
+    return answer(text, viewer: viewer, on: connection) ? 1 : 0
+  }
+
   /// A viewer's `painted N` (records the latency of frame N) or `ready N` (sends the next
   /// newest frame, or nothing after 2 s without one: the page asks again). `false` ends the
   /// connection.

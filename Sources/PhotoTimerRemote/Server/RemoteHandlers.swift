@@ -2,6 +2,7 @@ import CCivetWeb
 import Foundation
 import PhotoTimer
 import PhotoTimerConcurrency
+import PhotoTimerPOSIX
 
 /// What civetweb's threads run for each request: the router's decision, then the answer.
 ///
@@ -33,12 +34,20 @@ final class RemoteHandlers: Sendable {
   ]
 
   /// Registers the request and WebSocket handlers on a started server.
+  ///
+  /// NB: every handler's body runs through `LargeStack`: civetweb's workers have 100 KiB of
+  /// stack, which Swift overflowed (SIGSEGV in the plain pass, the first time a key path's
+  /// metadata was built there).
   static func register(_ context: OpaquePointer, handlers: UnsafeMutableRawPointer) {
     mg_set_request_handler(
       context, "**",
       { connection, data in
         guard let connection, let data else { return 0 }
-        return Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue().serve(connection)
+        let handlers = Unmanaged<RemoteHandlers>.fromOpaque(data).takeUnretainedValue()
+        // NB: 0 when no thread could start: civetweb then answers 404 itself.
+        var status: Int32 = 0
+        try? LargeStack.run { status = handlers.serve(connection) }
+        return status
       }, handlers)
     PreviewSocket.register(context, handlers: handlers)
   }
