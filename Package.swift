@@ -122,7 +122,9 @@ let package = Package(
       name: "CDlibFaces",
       // NB: optimised in every build: at -O0 dlib took 139 s to read its model and seconds a
       // frame to detect (0.6 s and milliseconds at -O2).
-      cxxSettings: [.unsafeFlags(["-O2"]), .define("NDEBUG")],
+      // NB: the standard is set here, not for the package: a package-wide C++ standard is passed to
+      // the C modules' symbol graphs too, and clang refuses it there (scripts/build-docs.sh).
+      cxxSettings: [.unsafeFlags(["-O2", "-std=c++17"]), .define("NDEBUG")],
       linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]),
     .systemLibrary(
       name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"]), .brew(["libexif"])]),
@@ -263,6 +265,5 @@ let package = Package(
         "PhotoTimerTesting", "PhotoTimerRemote",
       ]),
   ],
-  swiftLanguageModes: [.v6],
-  cxxLanguageStandard: .cxx17
+  swiftLanguageModes: [.v6]
 )

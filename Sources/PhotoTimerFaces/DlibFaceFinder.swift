@@ -25,7 +25,7 @@ public enum FaceModelError: Error, Equatable, CustomStringConvertible {
 }
 
 /// dlib's HOG frontal-face detector (compiled into the library) and its 68-point landmark
-/// model (Debian's `libdlib-data`), as a ``FaceFinder``.
+/// model (Debian's `libdlib-data`), as a `FaceFinder`.
 ///
 /// Loading the model reads 100 MB (about 0.6 s warm, 2.6 s from a cold disk): do it once per
 /// process, off the cooperative pool (``load(path:)`` blocks). The detector serves one image

@@ -116,9 +116,10 @@ struct PhotoTimerCommandTests {
 
   @Test("--location tags the photo with the named place; --no-location skips the step")
   func location() async throws {
-    // NB: 4 s, so the place lookup (over a second in a debug build) is in well before zero.
+    // NB: 10 s, so the place lookup (over a second in a debug build, more than 4 s under
+    // AddressSanitizer with both cores busy: make stress) is in before zero.
     let paris = try await CommandRun.run([
-      "--simulate", "--seconds", "4", "--location", "48.8584,2.2945",
+      "--simulate", "--seconds", "10", "--location", "48.8584,2.2945",
     ])
     #expect(paris.status == 0)
     #expect(paris.output.contains("location ✓ Paris 16 Passy, Paris, France"))

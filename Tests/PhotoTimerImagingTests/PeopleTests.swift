@@ -1,3 +1,5 @@
+import Foundation
+import PhotoTimerConcurrency
 import PhotoTimerImaging
 import Testing
 
@@ -297,5 +299,83 @@ struct FrameChoiceTests {
     let choice = try #require(
       FrameChoice.choose(frames([(-100, 0, 0, 50), (0, 0, 0, 50), (33, 0, 0, 50)]), people: 0))
     #expect(choice.index == 1 && choice.reason == "the frame nearest zero")
+  }
+}
+
+/// A finder that counts its calls and can be made to wait.
+private final class CountingFinder: FaceFinder, @unchecked Sendable {
+  let inner = SquareFinder()
+  private let lock = NSLock()
+  private var calls = 0
+  var smallestFace: Int { inner.smallestFace }
+  var count: Int { lock.withLock { calls } }
+
+  func faces(in image: GreyImage) throws -> [PixelBox] {
+    lock.withLock { calls += 1 }
+    return try inner.faces(in: image)
+  }
+
+  func landmarks(in image: GreyImage, of box: PixelBox) throws -> [FacePoint] {
+    try inner.landmarks(in: image, of: box)
+  }
+}
+
+@Suite("The people step's watcher, on recorded frames")
+struct PeopleWatcherTests {
+  private func scene(_ squares: [PixelBox], at milliseconds: Int) -> Frame {
+    var picture = Frame(width: 640, height: 360, timestamp: .milliseconds(milliseconds))
+    for square in squares {
+      for y in Int(square.y)..<Int(square.y + square.height) {
+        for x in Int(square.x)..<Int(square.x + square.width) {
+          let index = y * picture.bytesPerRow + x * 3
+          picture.pixels[index] = 255
+          picture.pixels[index + 1] = 255
+          picture.pixels[index + 2] = 255
+        }
+      }
+    }
+    return picture
+  }
+
+  @Test("follows a person, finds a newcomer at the next search everywhere, says each change once")
+  func follows() async throws {
+    let a = PixelBox(x: 40, y: 40, width: 90, height: 90)
+    let b = PixelBox(x: 400, y: 60, width: 90, height: 90)
+    let frames = [
+      scene([a], at: 0), scene([a], at: 300), scene([a, b], at: 600), scene([a, b], at: 900),
+      scene([a, b], at: 1100), scene([a, b], at: 1300),
+    ]
+    let (stream, input) = AsyncStream.makeStream(of: Frame.self)
+    for frame in frames { input.yield(frame) }
+    input.finish()
+    let said = Locked<[String]>([])
+    let watcher = PeopleWatcher(search: FaceSearch(finder: SquareFinder()))
+    let last = try await watcher.watch(stream) { summary in
+      said.withLock { $0.append(summary.description) }
+    }
+    // NB: b arrives at 600 ms, but the whole frame is searched again only at 1100 ms.
+    #expect(said.withLock { $0 } == ["1 person · eyes open", "2 people · eyes open"])
+    #expect(last == PeopleSummary(count: 2, eyesClosed: 0))
+    #expect(watcher.frames == 6)
+  }
+
+  @Test("cancelled: it stops, and the finder is not called again")
+  func cancel() async throws {
+    let finder = CountingFinder()
+    let watcher = PeopleWatcher(search: FaceSearch(finder: finder))
+    let (stream, input) = AsyncStream.makeStream(of: Frame.self)
+    let first = OneShot<Void>()
+    let watching = Task {
+      try await watcher.watch(stream) { _ in first.fulfil(.success(())) }
+    }
+    input.yield(scene([PixelBox(x: 40, y: 40, width: 90, height: 90)], at: 0))
+    try await first.value()
+    watching.cancel()
+    input.yield(scene([PixelBox(x: 40, y: 40, width: 90, height: 90)], at: 100))
+    await #expect(throws: CancellationError.self) { try await watching.value }
+    let calls = finder.count
+    input.yield(scene([], at: 200))
+    input.finish()
+    #expect(finder.count == calls)
   }
 }

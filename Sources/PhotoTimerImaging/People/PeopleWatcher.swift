@@ -1,0 +1,70 @@
+import PhotoTimer
+import PhotoTimerConcurrency
+
+/// The people step's work during a count: it reads the camera's frames, looks for faces
+/// (the whole frame now and then, else around the faces it follows), follows each person
+/// with their own eye baseline, and says what it sees each time that changes.
+///
+/// Time is the frames' own timestamps, so a recorded sequence replays the same way. The
+/// searching runs on the CPU executor at its low priority (`OffPool`), never on the
+/// cooperative pool; a cancel stops it between faces.
+public final class PeopleWatcher: Sendable {
+  /// The search over the finder.
+  public let search: FaceSearch
+  /// How often the whole frame is searched while people are followed (newcomers).
+  public let everywhereEvery: Duration
+  private let state = Locked(State())
+
+  private struct State {
+    var tracker = PeopleTracker()
+    var lastEverywhere: Duration?
+    var frames = 0
+  }
+
+  /// A watcher over `search`.
+  public init(search: FaceSearch, everywhereEvery: Duration = .seconds(1)) {
+    self.search = search
+    self.everywhereEvery = everywhereEvery
+  }
+
+  /// What it sees now.
+  public var summary: PeopleSummary { state.withLock { $0.tracker.summary } }
+  /// The people it follows now.
+  public var people: [PeopleTracker.Person] { state.withLock { $0.tracker.people } }
+  /// How many frames it has looked at.
+  public var frames: Int { state.withLock { $0.frames } }
+
+  /// Watches `frames` until they end or the task is cancelled, calling `report` with each
+  /// new summary; returns the last.
+  ///
+  /// - Throws: `CancellationError` when cancelled; what the finder throws.
+  public func watch<Frames: AsyncSequence & Sendable>(
+    _ frames: Frames, report: @Sendable (PeopleSummary) -> Void
+  ) async throws -> PeopleSummary where Frames.Element == Frame {
+    var said: PeopleSummary?
+    for try await frame in frames {
+      try Task.checkCancellation()
+      let (known, everywhere) = state.withLock { state -> ([PixelBox], Bool) in
+        let known = state.tracker.known
+        let due = state.lastEverywhere.map { frame.timestamp - $0 >= everywhereEvery } ?? true
+        return (known, known.isEmpty || due)
+      }
+      let search = search
+      let faces = try await OffPool.run { isCancelled in
+        try search.faces(in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
+      }
+      let summary = state.withLock { state -> PeopleSummary in
+        if everywhere { state.lastEverywhere = frame.timestamp }
+        state.tracker.update(faces, at: frame.timestamp)
+        state.frames += 1
+        return state.tracker.summary
+      }
+      if summary != said {
+        said = summary
+        report(summary)
+      }
+    }
+    try Task.checkCancellation()
+    return summary
+  }
+}
