@@ -47,7 +47,8 @@ struct LargeStackTests {
       precondition(status == 0, "pthread_create failed: \(status)")
     }
     await thread.join()
-    #expect(seen.outer == 64 << 10)
+    // NB: about 64 KiB: ThreadSanitizer adds its own room to every thread it starts.
+    #expect(seen.outer >= 64 << 10 && seen.outer < 1 << 20, "\(seen.outer)")
     #expect(seen.inner >= LargeStack.bytes)
     #expect(seen.depth == 1024)
     #expect(seen.runs == 1)
