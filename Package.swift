@@ -145,7 +145,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
-        "PhotoTimerRemote",
+        "PhotoTimerRemote", "PhotoTimerFaces",
       ]),
     // Terminal output only.
     .executableTarget(

@@ -11,7 +11,7 @@ import PhotoTimerRemote
 /// an option by its case, so a misspelt lookup does not compile.
 package enum CommandOption: CaseIterable, Hashable, Sendable {
   case seconds, camera, resolution, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError,
-    filter
+    filter, noPeople
   case keepOriginal
   case simulate, sequential, json, verbose, beep, noBeep, noColor, burst, interval, count, size
   case quality, cameraWait
@@ -206,6 +206,11 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
             return error.problems
           }
         })
+    case .noPeople:
+      Declaration(
+        names: ["--no-people"], value: nil,
+        help: ["do not look for the people in the picture (the face model is not loaded)"],
+        set: .flag { $0.people = false })
     case .keepOriginal:
       Declaration(
         names: ["--keep-original"], value: nil, help: ["also save the unfiltered photo"],

@@ -47,6 +47,8 @@ package struct CommandOptions: Equatable {
     package var output: String?
     package var filter = FilterChoice.auto
     package var keepOriginal = false
+    /// Whether the people step looks for faces (`--no-people` turns it off).
+    package var people = true
     package var quality = 92
     /// `--camera-wait`: how long the shutter waits at zero for the camera, in seconds.
     package var cameraWait = 10

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerFFmpeg
+import PhotoTimerFaces
 import PhotoTimerGPSD
 import PhotoTimerGPhoto2
 import PhotoTimerGStreamer
@@ -69,7 +70,8 @@ package enum ProgramSetup {
     {
       services = own
     } else if let camera {
-      services = try pipeline(camera, options).services(location: services.location)
+      let pipeline = try pipeline(camera, options)
+      services = pipeline.services(location: services.location, people: people(pipeline, options))
     }
     switch options.location {
     case .simulated: break
@@ -104,6 +106,17 @@ package enum ProgramSetup {
     }
     return PhotoStore(
       folder: PhotoStore.defaultFolder(), quality: options.quality, creation: .withParents)
+  }
+
+  /// The people step the options ask for on `pipeline`: off with `--no-people`, else dlib's
+  /// model (read once per process, starting now, as the camera opens).
+  private static func people(
+    _ pipeline: CameraPipeline<ContinuousClock>, _ options: CommandOptions.RunOptions
+  ) -> Preparation<PeopleSummary> {
+    guard options.people else { return .disabled(reason: "people off (--no-people)") }
+    let model = FaceModel.standard
+    model.preload()
+    return pipeline.peopleStep { try await model.finder() }
   }
 
   private static func pipeline(

@@ -36,12 +36,16 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
       step: .location, outcome: .skipped(reason: "location off (--no-location)"), elapsed: .zero)
     let filtered = StepReport(
       step: .filter, outcome: .succeeded(.filter(look)), elapsed: .seconds(1.4))
+    let two = PeopleSummary(count: 2, eyesClosed: 0)
+    let seen = StepReport(step: .people, outcome: .succeeded(.people(two)), elapsed: .seconds(3))
+    let offPeople = StepReport(
+      step: .people, outcome: .skipped(reason: "people off (--no-people)"), elapsed: .zero)
     let cameraFailed = StepReport(
       step: .camera, outcome: .failed(reason: "no image file at /nowhere.jpg"), elapsed: .zero)
     let photo = CapturedPhoto(
       settings: settings, location: paris, filter: .natural,
-      file: URL(fileURLWithPath: "/tmp/photos/IMG_1.jpg"), reports: [camera, located, filtered],
-      shutterOffset: .seconds(3))
+      file: URL(fileURLWithPath: "/tmp/photos/IMG_1.jpg"),
+      reports: [camera, located, filtered, seen], shutterOffset: .seconds(3), people: two)
     let reports = { (list: [StepReport]) in
       Dictionary(uniqueKeysWithValues: list.map { ($0.step, $0) })
     }
@@ -59,12 +63,14 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
       PresentationExample(
         name: "counting, steps running",
         state: PhotoTimerState(
-          status: .counting(remaining: 3), activity: [.location: "no fix yet: no satellites"]),
+          status: .counting(remaining: 3),
+          activity: [.location: "no fix yet: no satellites", .people: "2 people · 1 blinking"]),
         context: started),
       PresentationExample(
         name: "counting, each step ended its own way",
         state: PhotoTimerState(
-          status: .counting(remaining: 1), reports: reports([camera, offLocation, filtered])),
+          status: .counting(remaining: 1),
+          reports: reports([camera, offLocation, filtered, offPeople])),
         context: started),
       PresentationExample(
         name: "waiting for the camera",
@@ -78,12 +84,13 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
         context: started),
       PresentationExample(
         name: "taking the photo",
-        state: PhotoTimerState(status: .capturing, reports: reports([camera, noFix, filtered])),
+        state: PhotoTimerState(
+          status: .capturing, reports: reports([camera, noFix, filtered, seen])),
         context: started),
       PresentationExample(
         name: "captured",
         state: PhotoTimerState(
-          status: .captured(photo), reports: reports([camera, located, filtered])),
+          status: .captured(photo), reports: reports([camera, located, filtered, seen])),
         context: started),
       PresentationExample(
         name: "failed",
@@ -106,7 +113,7 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
       PresentationExample(
         name: "time-lapse between shots",
         state: PhotoTimerState(
-          status: .captured(photo), reports: reports([camera, located, filtered])),
+          status: .captured(photo), reports: reports([camera, located, filtered, seen])),
         context: .init(hasRun: true, note: "time-lapse: shot 2 of 5", betweenShots: true)),
     ]
   }()

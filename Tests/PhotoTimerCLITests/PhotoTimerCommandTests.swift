@@ -261,7 +261,7 @@ struct PhotoTimerCommandTests {
     #expect(objects.first?["seconds"] as? Int == 5)
     #expect(objects.first { $0["event"] as? String == "tick" }?["remaining"] as? Int == 4)
     let step = try #require(objects.first { $0["event"] as? String == "step" })
-    #expect(["camera", "location", "filter"].contains(step["step"] as? String ?? ""))
+    #expect(["camera", "location", "filter", "people"].contains(step["step"] as? String ?? ""))
     #expect(
       ["succeeded", "failed", "dropped", "skipped"].contains(step["outcome"] as? String ?? ""))
     #expect(step["elapsed"] is NSNumber)
@@ -402,7 +402,14 @@ struct PhotoTimerCommandTests {
       try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
     #expect(events.first?["event"] as? String == "started")
-    let steps = events.filter { $0["event"] as? String == "step" }
+    // NB: the simulation has no picture for the people step: it is off from the start.
+    let people = events.filter {
+      $0["event"] as? String == "step" && $0["step"] as? String == "people"
+    }
+    #expect(people.map { $0["outcome"] as? String } == ["skipped"])
+    let steps = events.filter {
+      $0["event"] as? String == "step" && $0["step"] as? String != "people"
+    }
     #expect(steps.compactMap { $0["step"] as? String } == ["camera", "location", "filter"])
     // One after another: camera 1.4 s, then location 2.8 s, then filter 4.2 s (lower bounds
     // only: a busy machine makes each later, never earlier).

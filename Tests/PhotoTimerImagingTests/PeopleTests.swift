@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimer
 import PhotoTimerConcurrency
 import PhotoTimerImaging
 import Testing

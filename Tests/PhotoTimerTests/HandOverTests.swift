@@ -16,7 +16,8 @@ struct HandOverTests {
     RunStateMachine(
       configuration: PhotoTimerConfiguration(
         countdownSeconds: seconds, cameraWaitLimit: .seconds(10), preparation: order),
-      required: [.camera], skipped: [.location: "off", .filter: "off"], handOverLead: lead)
+      required: [.camera], skipped: [.location: "off", .filter: "off", .people: "off"],
+      handOverLead: lead)
   }
 
   private func cameraReady(
@@ -144,7 +145,7 @@ struct HandOverTests {
   func none() {
     var machine = RunStateMachine(
       configuration: PhotoTimerConfiguration(countdownSeconds: 1), required: [.camera],
-      skipped: [.location: "off", .filter: "off"])
+      skipped: [.location: "off", .filter: "off", .people: "off"])
     let start = machine.start()
     #expect(!start.contains { if case .schedule(.handOver, _) = $0 { true } else { false } })
     _ = cameraReady(&machine, at: ms(100))

@@ -31,12 +31,14 @@ struct PhotoTimerEngineTests {
         StepReport(
           step: .location, outcome: .succeeded(.location(Seed.location)), elapsed: ms(2800)),
         StepReport(step: .filter, outcome: .succeeded(.filter(Seed.filter)), elapsed: ms(4200)),
+        Seed.peopleOff,
       ],
       shutterOffset: ms(5000))
     #expect(result == .captured(photo))
     #expect(
       harness.recorder.events == [
         PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 5)),
+        PhotoTimerEvent(offset: .zero, kind: .stepFinished(Seed.peopleOff)),
         PhotoTimerEvent(offset: ms(1000), kind: .tick(remaining: 4)),
         .step(.camera, .succeeded(.camera(Seed.settings)), at: ms(1400)),
         PhotoTimerEvent(offset: ms(2000), kind: .tick(remaining: 3)),
@@ -53,10 +55,12 @@ struct PhotoTimerEngineTests {
   @Test("Countdown 0 shoots as soon as the camera is ready, dropping the optional steps")
   func countdownZero() async throws {
     let harness = EngineHarness(seconds: 0)
-    await harness.recorder.waitForEvents(2)
+    await harness.recorder.waitForEvents(3)
     await harness.clock.waitForSleepers(4)  // three steps and the wait limit
     #expect(
-      harness.recorder.kinds == [.started(countdownSeconds: 0), .waiting(for: [.camera])])
+      harness.recorder.kinds == [
+        .started(countdownSeconds: 0), .stepFinished(Seed.peopleOff), .waiting(for: [.camera]),
+      ])
     let events = await harness.advance(to: ms(1400), newEvents: 5, sleepers: 0)
     #expect(
       events.map(\.kind).prefix(3) == [
@@ -121,7 +125,8 @@ struct PhotoTimerEngineTests {
     #expect(
       photo.report(for: .filter)?.outcome
         == .dropped(reason: "no suggestion before the shutter; the neutral look was used"))
-    #expect(photo.timings == [.camera: ms(1400), .location: ms(2800), .filter: ms(3000)])
+    #expect(
+      photo.timings == [.camera: ms(1400), .location: ms(2800), .filter: ms(3000), .people: .zero])
   }
 
   @Test("A required failure cancels the other steps and fails with the step's message")
@@ -290,6 +295,7 @@ struct PhotoTimerEngineTests {
       services: .simulated(clock: clock), clock: clock)
     var iterator = engine.events().makeAsyncIterator()
     #expect(await iterator.next()?.kind == .started(countdownSeconds: 5))
+    #expect(await iterator.next()?.kind == .stepFinished(Seed.peopleOff))
     await clock.waitForSleepers(4)
     clock.advance(to: ms(1000))
     #expect(await iterator.next()?.kind == .tick(remaining: 4))
@@ -314,7 +320,7 @@ struct PreparationStatusTests {
       services.location = .disabled(reason: "location off")
       return services
     }
-    await harness.recorder.waitForEvents(2)
+    await harness.recorder.waitForEvents(3)
     // A tick, the camera and the filter: no third preparation sleeps.
     await harness.clock.waitForSleepers(3)
     #expect(harness.clock.deadlines == [ms(1000), ms(1400), ms(4200)])
@@ -322,6 +328,7 @@ struct PreparationStatusTests {
       harness.recorder.events == [
         PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 2)),
         .step(.location, .skipped(reason: "location off"), at: .zero),
+        PhotoTimerEvent(offset: .zero, kind: .stepFinished(Seed.peopleOff)),
       ])
     await harness.advance(to: ms(1000), newEvents: 1, sleepers: 3)
     await harness.advance(to: ms(1400), newEvents: 1, sleepers: 2)
@@ -343,7 +350,7 @@ struct PreparationStatusTests {
       services.filter.isRequired = true
       return services
     }
-    await harness.recorder.waitForEvents(2)
+    await harness.recorder.waitForEvents(3)
     await harness.clock.waitForSleepers(3)
     await harness.advance(to: ms(1000), newEvents: 1, sleepers: 2)  // waiting for the camera
     await harness.advance(to: ms(1400), newEvents: 4, sleepers: 0)
@@ -367,9 +374,9 @@ struct PreparationStatusTests {
       }
       return services
     }
-    await harness.recorder.waitForEvents(3)
+    await harness.recorder.waitForEvents(4)
     #expect(
-      harness.recorder.kinds.dropFirst()
+      harness.recorder.kinds.dropFirst(2)
         == [
           .stepStatus(.location, "no fix yet: connecting"),
           .stepStatus(.location, "no fix yet: the receiver has no satellites"),
@@ -436,7 +443,7 @@ struct TakeNowTests {
     await recorder.waitForEvents(1)
     await clock.waitForSleepers(4)
     clock.advance(to: ms(1400))  // the camera is ready
-    await recorder.waitForEvents(2)
+    await recorder.waitForEvents(3)
     await clock.waitForSleepers(3)
     button.yield()
     guard case .captured(let photo) = await run.value else {
@@ -460,7 +467,7 @@ struct TakeNowTests {
     await recorder.waitForEvents(1)
     await clock.waitForSleepers(4)
     button.yield()
-    await recorder.waitForEvents(2)
+    await recorder.waitForEvents(3)
     #expect(recorder.kinds.last == .waiting(for: [.camera]))
     await clock.waitForSleepers(4)  // the wait limit joined the three steps
     clock.advance(to: ms(1400))

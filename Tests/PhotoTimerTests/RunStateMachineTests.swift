@@ -4,32 +4,33 @@ import Testing
 
 @Suite("RunStateMachine")
 struct RunStateMachineTests {
+  /// A machine of the seed's three steps (the people step off), or of all four.
   private func machine(
     seconds: Int, required: Set<PreparationStep> = [.camera],
-    order: PreparationOrder = .concurrent
+    order: PreparationOrder = .concurrent, people: Bool = false
   ) -> RunStateMachine {
     RunStateMachine(
       configuration: PhotoTimerConfiguration(
         countdownSeconds: seconds, cameraWaitLimit: .seconds(10), preparation: order),
-      required: required)
+      required: required, skipped: people ? [:] : [.people: "off"])
   }
 
   private let settings = CameraSettings(aperture: "f/4", shutterSpeed: "1/125s", iso: 100)
 
   @Test("Start publishes started, starts every step and schedules the first whole-second tick")
   func start() {
-    var machine = machine(seconds: 3)
+    var machine = machine(seconds: 3, people: true)
     #expect(
       machine.start() == [
         .publish(PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 3))),
-        .startStep(.camera), .startStep(.location), .startStep(.filter),
+        .startStep(.camera), .startStep(.location), .startStep(.filter), .startStep(.people),
         .schedule(.tick, at: .seconds(1)),
       ])
   }
 
   @Test("Sequential: started first, each step when the one before ended, then the count")
   func sequential() {
-    var machine = machine(seconds: 2, order: .sequential)
+    var machine = machine(seconds: 2, order: .sequential, people: true)
     #expect(
       machine.start() == [
         .publish(PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 2))),
@@ -44,8 +45,9 @@ struct RunStateMachineTests {
     let filter = machine.handle(
       .stepEnded(.filter, .success(.filter(FilterSuggestion(filter: .vivid))), elapsed: ms(4200)),
       at: ms(4200))
-    // The count starts where the preparations ended: its ticks fall on whole seconds from there.
-    #expect(filter.last == .schedule(.tick, at: ms(5200)))
+    // The count starts where the preparations ended: its ticks fall on whole seconds from there;
+    // the people step, which watches the count, starts with it.
+    #expect(filter.suffix(2) == [.startStep(.people), .schedule(.tick, at: ms(5200))])
     let tick = machine.handle(.timerFired(.tick), at: ms(5200))
     #expect(
       tick == [
@@ -53,7 +55,39 @@ struct RunStateMachineTests {
         .schedule(.tick, at: ms(6200)),
       ])
     let zero = machine.handle(.timerFired(.tick), at: ms(6200))
-    #expect(zero.contains(.publish(PhotoTimerEvent(offset: ms(6200), kind: .shutter))))
+    #expect(zero == [.askReady([.people])])
+    let shutter = machine.handle(
+      .readyAtShutter([.people: .failure(.init(message: "no one yet"))]), at: ms(6200))
+    #expect(shutter.contains(.publish(PhotoTimerEvent(offset: ms(6200), kind: .shutter))))
+  }
+
+  @Test("The people step runs until the shutter; its last word goes into the photo")
+  func peopleAtShutter() {
+    var machine = machine(seconds: 1, people: true)
+    #expect(machine.start().contains(.startStep(.people)))
+    _ = machine.handle(.stepEnded(.camera, .success(.camera(settings)), elapsed: ms(7)), at: ms(7))
+    _ = machine.handle(.statusChanged(.people, "2 people · eyes open"), at: ms(500))
+    let zero = machine.handle(.timerFired(.tick), at: .seconds(1))
+    #expect(zero == [.askReady([.location, .filter, .people])])
+    let two = PeopleSummary(count: 2, eyesClosed: 0)
+    let answered = machine.handle(
+      .readyAtShutter([
+        .location: .failure(.init(message: "no fix yet")),
+        .filter: .failure(.init(message: "no look")), .people: .success(.people(two)),
+      ]), at: .seconds(1))
+    guard case .capture(let request)? = answered.last else {
+      Issue.record("no capture: \(answered)")
+      return
+    }
+    #expect(request.people == two)
+    let captured = machine.handle(
+      .captureEnded(.success(RunStateMachine.CapturedFile(url: nil))), at: .seconds(1) + ms(50))
+    guard case .finish(.captured(let photo))? = captured.last else {
+      Issue.record("not captured: \(captured)")
+      return
+    }
+    #expect(photo.people == two)
+    #expect(photo.report(for: .people)?.outcome == .succeeded(.people(two)))
   }
 
   @Test("At the shutter the machine asks what the running steps know, and uses the answers")

@@ -7,6 +7,10 @@ enum Seed {
   static let location = LocationTag(
     name: "Golden Gate Park", coordinate: Coordinate(latitude: 37.7694, longitude: -122.4862))
   static let filter = FilterSuggestion(filter: .vivid, confidence: 1, reason: "simulated")
+  /// The simulation has no picture: its people step is off, said at the start.
+  static let peopleOff = StepReport(
+    step: .people, outcome: .skipped(reason: "no picture to look at in the simulation"),
+    elapsed: .zero)
 }
 
 /// Offsets in milliseconds read better in timelines.

@@ -69,11 +69,7 @@ extension RunStateMachine {
     }
     switch phase {
     case .preparing:
-      if let next = unfinished.first {
-        actions.append(startStep(next))
-      } else {
-        actions += startCount(at: now)
-      }
+      actions += nextSequential(at: now)
     default:
       break
     }
@@ -187,7 +183,7 @@ extension RunStateMachine {
     }
     let request = CaptureRequest(
       settings: settings, location: location, filter: suggestion?.filter ?? .natural,
-      shutterOffset: now)
+      shutterOffset: now, people: people)
     phase = .capturing(request)
     actions.append(.publish(event(.shutter, at: now)))
     actions.append(.capture(request))
@@ -209,7 +205,8 @@ extension RunStateMachine {
         settings: file.settings ?? request.settings, location: request.location,
         filter: request.filter, file: file.url,
         reports: PreparationStep.allCases.compactMap { reports[$0] },
-        shutterOffset: request.shutterOffset, settingsNote: file.settingsNote)
+        shutterOffset: request.shutterOffset, settingsNote: file.settingsNote,
+        people: request.people)
       return [.publish(event(.captured(photo), at: now)), .finish(.captured(photo))]
     case .failure(let error):
       return fail(
@@ -252,6 +249,7 @@ extension RunStateMachine {
     case .camera(let value): settings = value
     case .location(let value): location = value
     case .filter(let value): suggestion = value
+    case .people(let value): people = value
     }
   }
 }

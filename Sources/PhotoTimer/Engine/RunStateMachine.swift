@@ -109,6 +109,7 @@ struct RunStateMachine {
   var reports: [PreparationStep: StepReport] = [:]
   var settings: CameraSettings?
   var location: LocationTag?
+  var people: PeopleSummary?
   var suggestion: FilterSuggestion?
   /// How long before zero the camera's hand-over starts; `nil` when it has none.
   let handOverLead: Duration?
@@ -163,8 +164,21 @@ struct RunStateMachine {
       actions += unfinished.map { startStep($0) }
       actions += startCount(at: .zero)
     case .sequential:
-      if let first = unfinished.first { actions.append(startStep(first)) }
+      actions += nextSequential(at: .zero)
     }
+    return actions
+  }
+
+  /// `--sequential`: the next step in the queue, or once the queue is done the steps that
+  /// watch the count and the count itself.
+  mutating func nextSequential(at now: Duration) -> [Action] {
+    if let next = unfinished.first(where: { !$0.watchesTheCount && !running.contains($0) }) {
+      return [startStep(next)]
+    }
+    var actions = unfinished.filter { $0.watchesTheCount && !running.contains($0) }.map {
+      startStep($0)
+    }
+    actions += startCount(at: now)
     return actions
   }
 

@@ -21,13 +21,16 @@ public struct CapturedPhoto: Hashable, Sendable {
   public var filter: PhotoFilter
   /// The file written, or `nil` when the camera service writes none (the simulation).
   public var file: URL?
-  /// One report per preparation step, in the order camera, location, filter.
+  /// One report per preparation step, in the order camera, location, filter, people.
   public var reports: [StepReport]
   /// When the shutter fired, measured from the start of the run.
   public var shutterOffset: Duration
   /// A word about ``settings``, such as that they are the metering estimate because the
   /// camera recorded none; `nil` when there is nothing to say.
   public var settingsNote: String?
+  /// Who was in the picture at the shutter (the people step's last word), or `nil` when the
+  /// step did not run or saw nothing in time.
+  public var people: PeopleSummary?
 
   /// Creates a captured photo.
   ///
@@ -39,10 +42,13 @@ public struct CapturedPhoto: Hashable, Sendable {
   ///   - reports: What each step did.
   ///   - shutterOffset: When the shutter fired, from the start of the run.
   ///   - settingsNote: A word about the settings, if any.
+  ///   - people: Who was in the picture, if the people step said.
   public init(
     settings: CameraSettings, location: LocationTag?, filter: PhotoFilter, file: URL? = nil,
-    reports: [StepReport] = [], shutterOffset: Duration = .zero, settingsNote: String? = nil
+    reports: [StepReport] = [], shutterOffset: Duration = .zero, settingsNote: String? = nil,
+    people: PeopleSummary? = nil
   ) {
+    self.people = people
     self.settingsNote = settingsNote
     self.settings = settings
     self.location = location

@@ -6,6 +6,8 @@ public enum StepValue: Hashable, Sendable, CustomStringConvertible {
   case location(LocationTag)
   /// The filter step's suggestion.
   case filter(FilterSuggestion)
+  /// The people step's last word: who is in the picture.
+  case people(PeopleSummary)
 
   /// The value as a person would read it.
   public var description: String {
@@ -13,6 +15,7 @@ public enum StepValue: Hashable, Sendable, CustomStringConvertible {
     case .camera(let settings): settings.description
     case .location(let tag): tag.description
     case .filter(let suggestion): suggestion.description
+    case .people(let people): people.description
     }
   }
 }

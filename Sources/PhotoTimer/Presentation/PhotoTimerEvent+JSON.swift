@@ -97,6 +97,12 @@ extension PhotoTimerEvent {
         object.addRaw("location", "null")
       }
       object.add("filter", photo.filter.rawValue)
+      if let people = photo.people {
+        var who = JSONObject()
+        who.add("count", people.count)
+        who.add("eyesClosed", people.eyesClosed)
+        object.addRaw("people", who.text)
+      }
       if let camera { object.addRaw("camera", camera.jsonObject) }
     case .cancelled:
       object.add("event", "cancelled")

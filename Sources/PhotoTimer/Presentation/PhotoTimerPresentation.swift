@@ -309,7 +309,7 @@ extension PhotoTimerPresentation {
     {
       look += " (\(suggestion.reason))"
     }
-    return [
+    var rows = [
       SummaryRow(label: "file", value: file ?? "none (simulation)"),
       SummaryRow(label: "settings", value: photo.settings.description, note: photo.settingsNote),
       SummaryRow(
@@ -321,5 +321,9 @@ extension PhotoTimerPresentation {
         label: "shutter",
         value: "\(photo.shutterOffset.formattedSeconds(fractionDigits: 2)) s after the start"),
     ]
+    if let people = photo.people {
+      rows.insert(SummaryRow(label: "people", value: people.sentence), at: 4)
+    }
+    return rows
   }
 }

@@ -14,6 +14,8 @@ public struct CaptureRequest: Hashable, Sendable {
   public var filter: PhotoFilter
   /// When the shutter fired, from the start of the run.
   public var shutterOffset: Duration
+  /// Who the people step saw in the picture by the shutter, if it ran.
+  public var people: PeopleSummary?
 
   /// Creates a capture request.
   ///
@@ -22,9 +24,12 @@ public struct CaptureRequest: Hashable, Sendable {
   ///   - location: The place, if known.
   ///   - filter: The look to apply.
   ///   - shutterOffset: When the shutter fired, from the start of the run.
+  ///   - people: Who the people step saw, if it ran.
   public init(
-    settings: CameraSettings, location: LocationTag?, filter: PhotoFilter, shutterOffset: Duration
+    settings: CameraSettings, location: LocationTag?, filter: PhotoFilter, shutterOffset: Duration,
+    people: PeopleSummary? = nil
   ) {
+    self.people = people
     self.settings = settings
     self.location = location
     self.filter = filter

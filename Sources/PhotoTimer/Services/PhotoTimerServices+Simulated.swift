@@ -68,7 +68,8 @@ extension PhotoTimerServices {
       filter: Preparation(isRequired: false) {
         try await filter.perform(on: clock)
         return FilterSuggestion(filter: .vivid, confidence: 1, reason: "simulated")
-      }
+      },
+      people: .disabled(reason: "no picture to look at in the simulation")
     )
   }
 }

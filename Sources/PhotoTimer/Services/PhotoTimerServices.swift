@@ -1,4 +1,5 @@
-/// Everything the engine needs from the outside world: a camera, a location and a filter.
+/// Everything the engine needs from the outside world: a camera, a location, a filter and the
+/// people in the picture.
 ///
 /// Build one from closures for real hardware, or use ``simulated(clock:camera:location:filter:capture:)``
 /// for the built-in simulation of the seed scenario.
@@ -17,6 +18,9 @@ public struct PhotoTimerServices: Sendable {
   public var location: Preparation<LocationTag>
   /// The filter step; optional unless marked required.
   public var filter: Preparation<FilterSuggestion>
+  /// The people step; optional unless marked required. Off unless given: it needs a face
+  /// finder and a camera stream to look at.
+  public var people: Preparation<PeopleSummary>
 
   /// Creates the services.
   ///
@@ -24,13 +28,16 @@ public struct PhotoTimerServices: Sendable {
   ///   - camera: The camera.
   ///   - location: The location step.
   ///   - filter: The filter step.
+  ///   - people: The people step (default: off).
   public init(
     camera: CameraService, location: Preparation<LocationTag>,
-    filter: Preparation<FilterSuggestion>
+    filter: Preparation<FilterSuggestion>,
+    people: Preparation<PeopleSummary> = .disabled(reason: "no face finder")
   ) {
     self.camera = camera
     self.location = location
     self.filter = filter
+    self.people = people
   }
 
   /// The steps turned off, with why.
@@ -38,6 +45,7 @@ public struct PhotoTimerServices: Sendable {
     var steps: [PreparationStep: String] = [:]
     steps[.location] = location.disabledReason
     steps[.filter] = filter.disabledReason
+    steps[.people] = people.disabledReason
     return steps
   }
 
@@ -46,6 +54,7 @@ public struct PhotoTimerServices: Sendable {
     var steps: Set<PreparationStep> = [.camera]
     if location.isRequired, location.isEnabled { steps.insert(.location) }
     if filter.isRequired, filter.isEnabled { steps.insert(.filter) }
+    if people.isRequired, people.isEnabled { steps.insert(.people) }
     return steps
   }
 
@@ -59,6 +68,7 @@ public struct PhotoTimerServices: Sendable {
       case .camera: nil
       case .location: location.ready().map(StepValue.location)
       case .filter: filter.ready().map(StepValue.filter)
+      case .people: people.ready().map(StepValue.people)
       }
     if let ready { return .success(ready) }
     let reason = (step == .camera ? nil : status) ?? step.droppedReason
@@ -77,6 +87,9 @@ public struct PhotoTimerServices: Sendable {
     case .filter:
       let perform = filter.perform
       return { .filter(try await perform()) }
+    case .people:
+      let perform = people.perform
+      return { .people(try await perform()) }
     }
   }
 }

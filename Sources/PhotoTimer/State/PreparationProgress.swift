@@ -6,6 +6,8 @@ public struct PreparationProgress: Hashable, Sendable {
   public var locationTagged: Bool
   /// A look was suggested.
   public var filterChosen: Bool
+  /// The people step has looked at the picture (it goes on looking until the shutter).
+  public var peopleSeen: Bool
 
   /// Creates progress flags; all false by default.
   ///
@@ -13,10 +15,15 @@ public struct PreparationProgress: Hashable, Sendable {
   ///   - cameraReady: The camera is open and metered.
   ///   - locationTagged: The location is known.
   ///   - filterChosen: A look was suggested.
-  public init(cameraReady: Bool = false, locationTagged: Bool = false, filterChosen: Bool = false) {
+  ///   - peopleSeen: The people step has looked at the picture.
+  public init(
+    cameraReady: Bool = false, locationTagged: Bool = false, filterChosen: Bool = false,
+    peopleSeen: Bool = false
+  ) {
     self.cameraReady = cameraReady
     self.locationTagged = locationTagged
     self.filterChosen = filterChosen
+    self.peopleSeen = peopleSeen
   }
 
   /// Whether the given step has its value.
@@ -28,6 +35,7 @@ public struct PreparationProgress: Hashable, Sendable {
     case .camera: cameraReady
     case .location: locationTagged
     case .filter: filterChosen
+    case .people: peopleSeen
     }
   }
 
@@ -36,6 +44,7 @@ public struct PreparationProgress: Hashable, Sendable {
     case .camera: cameraReady = true
     case .location: locationTagged = true
     case .filter: filterChosen = true
+    case .people: peopleSeen = true
     }
   }
 }

@@ -1,3 +1,5 @@
+import PhotoTimer
+
 /// The people in the picture during a count: each face followed from frame to frame, with
 /// its own eye baseline, so "blinking" means closed for that person.
 public struct PeopleTracker: Sendable {
@@ -72,28 +74,5 @@ public struct PeopleTracker: Sendable {
     let distance = old.center.distance(to: new.center)
     let reach = max(old.width, new.width)
     return distance < reach ? 1 - distance / reach : 0
-  }
-}
-
-/// What the people step says: `3 people · eyes open`, `3 people · 1 blinking`.
-public struct PeopleSummary: Sendable, Hashable, CustomStringConvertible {
-  /// How many people are in the picture.
-  public var count: Int
-  /// How many of them have their eyes closed.
-  public var eyesClosed: Int
-
-  /// A summary.
-  public init(count: Int, eyesClosed: Int) {
-    self.count = count
-    self.eyesClosed = eyesClosed
-  }
-
-  /// `no one in the picture`, `1 person · eyes open`, `3 people · 1 blinking`.
-  public var description: String {
-    guard count > 0 else { return "no one in the picture" }
-    let people = count == 1 ? "1 person" : "\(count) people"
-    if eyesClosed == 0 { return "\(people) · eyes open" }
-    if count == 1 { return "\(people) · blinking" }
-    return "\(people) · \(eyesClosed) blinking"
   }
 }

@@ -46,8 +46,11 @@ public final class PeopleWatcher: Sendable {
       try Task.checkCancellation()
       let (known, everywhere) = state.withLock { state -> ([PixelBox], Bool) in
         let known = state.tracker.known
+        // NB: the whole frame at most once an interval, people or not: with no one in the
+        // picture, a search everywhere on every frame took a core (the search is the costly
+        // part; following known faces is cheap).
         let due = state.lastEverywhere.map { frame.timestamp - $0 >= everywhereEvery } ?? true
-        return (known, known.isEmpty || due)
+        return (known, due)
       }
       let search = search
       let faces = try await OffPool.run { isCancelled in

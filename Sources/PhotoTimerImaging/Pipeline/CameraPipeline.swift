@@ -51,14 +51,16 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   private let clock: C
   private let now: @Sendable () -> Date
   private let timeZone: TimeZone
-  private let current = Locked<Run?>(nil)
+  let current = Locked<Run?>(nil)
 
   /// One run's camera: the open session and the preview for the filter step.
-  private final class Run: Sendable {
+  final class Run: Sendable {
     let session = Locked<(any CameraSession)?>(nil)
     let preview = OneShot<(frame: Frame, sceneEV: Double)>()
     /// The suggestion, computed the moment the camera settled.
     let suggestion = Locked<FilterSuggestion?>(nil)
+    /// What the people step saw last.
+    let people = Locked<PeopleSummary?>(nil)
   }
 
   /// Creates the pipeline.
@@ -94,9 +96,13 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     self.timeZone = timeZone
   }
 
-  /// The engine's services: this camera and filter, with `location`.
-  public func services(location: Preparation<LocationTag>) -> PhotoTimerServices {
-    PhotoTimerServices(camera: camera(), location: location, filter: filterStep())
+  /// The engine's services: this camera and filter, with `location` and `people` (off
+  /// unless given; see ``peopleStep(finder:interval:)``).
+  public func services(
+    location: Preparation<LocationTag>,
+    people: Preparation<PeopleSummary> = .disabled(reason: "no face finder")
+  ) -> PhotoTimerServices {
+    PhotoTimerServices(camera: camera(), location: location, filter: filterStep(), people: people)
   }
 
   /// The camera step, the capture and the release.
@@ -133,7 +139,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   }
 
   /// This run's state, created by whichever step asks first.
-  private func run() -> Run {
+  func run() -> Run {
     current.withLock { current in
       if let run = current { return run }
       let run = Run()

@@ -1,0 +1,83 @@
+import Foundation
+import PhotoTimerPOSIX
+import Testing
+
+/// The people step end to end: the built binary, dlib's real model (Debian's `libdlib-data`),
+/// NASA's astronaut portrait (public domain) as the camera.
+@Suite("The people in the picture, end to end", .serialized, .timeLimit(.minutes(2)))
+struct PeopleCommandTests {
+  /// The portrait the face tests use.
+  static let astronaut = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(
+      "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
+
+  private static func events(_ output: String) throws -> [[String: Any]] {
+    try output.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+  }
+
+  private static func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-people-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  @Test("The astronaut is one person with her eyes open, said during the count and in the photo")
+  func onePerson() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // NB: 8 s: the model is read from a cold disk in about 2.6 s, and a debug build searches
+    // slowly; the step must have looked at a frame before zero.
+    let run = try await CommandRun.run([
+      "--json", "-s", "8", "--no-location", "--camera", "file:\(Self.astronaut.path)",
+      "-o", folder.path,
+    ])
+    #expect(run.status == 0, "\(run.error)")
+    let events = try Self.events(run.output)
+    let statuses = events.filter {
+      $0["event"] as? String == "status" && $0["step"] as? String == "people"
+    }.compactMap { $0["text"] as? String }
+    #expect(statuses.first == "face model still loading", "\(statuses)")
+    #expect(statuses.contains("1 person · eyes open"), "\(statuses)")
+    let step = try #require(
+      events.first { $0["event"] as? String == "step" && $0["step"] as? String == "people" })
+    #expect(step["outcome"] as? String == "succeeded")
+    #expect(step["value"] as? String == "1 person · eyes open")
+    let captured = try #require(events.last)
+    #expect(captured["event"] as? String == "captured")
+    let people = try #require(captured["people"] as? [String: Any])
+    #expect(people["count"] as? Int == 1)
+    #expect(people["eyesClosed"] as? Int == 0)
+  }
+
+  @Test("--no-people: the step is off from the start, no model is read, the photo has no people")
+  func off() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try await CommandRun.run([
+      "--json", "-s", "1", "--no-location", "--no-people", "--camera",
+      "file:\(Self.astronaut.path)", "-o", folder.path,
+    ])
+    #expect(run.status == 0, "\(run.error)")
+    let events = try Self.events(run.output)
+    let people = events.filter { $0["step"] as? String == "people" }
+    #expect(people.count == 1)
+    #expect(people.first?["outcome"] as? String == "skipped")
+    #expect(people.first?["reason"] as? String == "people off (--no-people)")
+    #expect(events.last?["people"] == nil)
+  }
+
+  @Test("The plain lines say who is in the picture beside the photo's other facts")
+  func plainLines() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try await CommandRun.run([
+      "-s", "8", "--no-location", "--camera", "file:\(Self.astronaut.path)", "-o", folder.path,
+    ])
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output.contains("people ✓ 1 person · eyes open"), "\(run.output)")
+    #expect(run.output.contains("people: 1 person, eyes open"), "\(run.output)")
+  }
+}
