@@ -81,10 +81,8 @@ import Testing
   }
 
   static let arguments = [
-    // NB: a long count, so Cancel lands mid-count however loaded the machine is. No people
-    // step: with it, the session's exit after Ctrl-C was not 0 twice in five runs (the plain
-    // pass under load and AddressSanitizer), not yet understood; these tests are the phone's.
-    "--json", "--remote=127.0.0.1:0", "--no-location", "--no-people", "-s", "30",
+    // NB: a long count, so Cancel lands mid-count however loaded the machine is.
+    "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "30",
     "--camera", "ffmpeg:color=c=0x3366cc:size=640x360:rate=30", "--ffmpeg-format", "lavfi",
   ]
 
@@ -259,8 +257,11 @@ import Testing
     #expect(try await browser.wait(for: "return window.phototimer.eventsOpen === true"))
 
     // The program ends: the page says so instead of freezing.
-    // NB: Ctrl-C after a photo: the photo was taken, so the exit status is 0.
-    #expect(try await program.stop() == 0)
+    // NB: Ctrl-C after a photo: the photo was taken, so the exit status is 0. (The photo counts
+    // once its run has ended: a people search the run waited for held that end back, so a
+    // Ctrl-C in between was most likely taken as a cancel under AddressSanitizer.)
+    let code = try await program.stop()
+    #expect(code == 0, "exit \(code): \(program.lines.suffix(6))")
     #expect(try await browser.wait(for: "return window.phototimer.connection === 'closed'"))
   }
 }

@@ -54,4 +54,27 @@ struct CPUExecutorTests {
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(!ran.withLock { $0 })
   }
+
+  @Test(
+    "Abandoning on cancel: the task returns at once while the work still runs, its result dropped",
+    .timeLimit(.minutes(1)))
+  func abandonsOnCancel() async throws {
+    let started = OneShot<Void>()
+    let finished = OneShot<Void>()
+    let gate = DispatchSemaphore(value: 0)
+    let task = Task {
+      try await OffPool.runAbandoningOnCancel { _ -> Int in
+        started.fulfil(.success(()))
+        gate.wait()
+        finished.fulfil(.success(()))
+        return 42
+      }
+    }
+    try await started.value()
+    task.cancel()
+    // NB: the work is still held at the gate: the task ended without waiting for it.
+    await #expect(throws: CancellationError.self) { try await task.value }
+    gate.signal()
+    try await finished.value()
+  }
 }

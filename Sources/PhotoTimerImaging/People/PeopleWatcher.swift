@@ -7,7 +7,7 @@ import PhotoTimerConcurrency
 ///
 /// Time is the frames' own timestamps, so a recorded sequence replays the same way. The
 /// searching runs on the CPU executor at its low priority (`OffPool`), never on the
-/// cooperative pool; a cancel stops it between faces.
+/// cooperative pool; a cancel returns at once, and the search stops at its next face.
 public final class PeopleWatcher: Sendable {
   /// The search over the finder.
   public let search: FaceSearch
@@ -53,7 +53,9 @@ public final class PeopleWatcher: Sendable {
         return (known, due)
       }
       let search = search
-      let faces = try await OffPool.run { isCancelled in
+      // NB: a cancel returns at once: one pass of the detector over a whole frame cannot stop
+      // halfway, and the run (the shutter, a cancel) must not wait for it.
+      let faces = try await OffPool.runAbandoningOnCancel { isCancelled in
         try search.faces(in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
       }
       let summary = state.withLock { state -> PeopleSummary in

@@ -35,6 +35,49 @@ package enum OffPool {
     try await hand(work) { job in CPUExecutor.shared.submit(quick: false, job) }
   }
 
+  /// Runs CPU work on the executor, and returns at once when the calling task is cancelled,
+  /// leaving the work to end by itself and dropping its result.
+  ///
+  /// For work whose one long call cannot stop halfway (a face detector's pass over a whole
+  /// frame): a cancelled run ends now rather than when the call does, so nothing it started
+  /// delays its end (a cancel, or the shutter dropping an optional step). The work still
+  /// gets its cancellation check and should return at the next one; it holds an executor
+  /// thread until then.
+  ///
+  /// - Parameter work: The work; it receives a cancellation check.
+  /// - Throws: What `work` throws, or `CancellationError` once cancelled.
+  public static func runAbandoningOnCancel<Value: Sendable>(
+    _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Value
+  ) async throws -> Value {
+    let cancelled = Locked(false)
+    let waiting = Locked<CheckedContinuation<Value, any Error>?>(nil)
+    let isCancelled: @Sendable () -> Bool = { cancelled.withLock { $0 } }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        // NB: cancelled before the continuation was stored: resumed here, never by the job.
+        let early = cancelled.withLock { cancelled -> Bool in
+          if !cancelled { waiting.withLock { $0 = continuation } }
+          return cancelled
+        }
+        if early { return continuation.resume(throwing: CancellationError()) }
+        CPUExecutor.shared.submit(quick: false) {
+          let result =
+            isCancelled() ? .failure(CancellationError()) : Result { try work(isCancelled) }
+          waiting.withLock { waiting -> CheckedContinuation<Value, any Error>? in
+            defer { waiting = nil }
+            return waiting
+          }?.resume(with: result)
+        }
+      }
+    } onCancel: {
+      cancelled.withLock { $0 = true }
+      waiting.withLock { waiting -> CheckedContinuation<Value, any Error>? in
+        defer { waiting = nil }
+        return waiting
+      }?.resume(throwing: CancellationError())
+    }
+  }
+
   /// Runs a short job (a millisecond or two: scaling a preview) on the executor, before any
   /// long one waiting.
   ///
