@@ -49,6 +49,10 @@ struct Doctor {
       }
     }
 
+    // The people in the picture: the face model, read as a run would read it.
+    let faces = await ProgramSetup.faceModelLine(options)
+    line(faces.mark, faces.subject, faces.text)
+
     // Output folder.
     let store = ProgramSetup.store(options)
     do {

@@ -13,10 +13,12 @@ final class PhotoPage {
   /// The photo shown, if any.
   private(set) var photo: CapturedPhoto?
   private var details: [Widget] = []
+  private var headings: [Widget] = []
   private let timeline = TimelineChart()
 
-  /// The summary rows the page shows, in order.
-  private static let detailRows = ["settings", "place", "look", "file"]
+  /// The summary rows the page shows, in order; one the photo lacks (people, when the step
+  /// was off or late) is hidden.
+  private static let detailRows = ["settings", "place", "look", "people", "file"]
 
   init() {
     gtk_picture_set_can_shrink(OpaquePointer(picture), 1)
@@ -26,8 +28,11 @@ final class PhotoPage {
     gtk_widget_add_css_class(box, "details")
     gtk_widget_set_size_request(box, 300, -1)
     var values: [Widget] = []
+    var titles: [Widget] = []
     for title in Self.detailRows {
-      GTK.append(box, Self.heading(title.capitalized))
+      let heading = Self.heading(title.capitalized)
+      titles.append(heading)
+      GTK.append(box, heading)
       let value = GTK.label("", classes: ["value"])
       gtk_label_set_xalign(OpaquePointer(value), 0)
       gtk_label_set_wrap(OpaquePointer(value), 1)
@@ -45,6 +50,7 @@ final class PhotoPage {
     WindowActions.bind(back, to: .back)
     GTK.append(box, back)
     details = values
+    headings = titles
     widget = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [picture, box])
   }
 
@@ -58,9 +64,11 @@ final class PhotoPage {
   func show(_ photo: CapturedPhoto) {
     self.photo = photo
     let summary = PhotoTimerPresentation(state: PhotoTimerState(status: .captured(photo))).summary
-    for (label, value) in zip(Self.detailRows, details) {
+    for (index, label) in Self.detailRows.enumerated() {
       let row = summary.first { $0.label == label }
-      GTK.setText(value, (row?.value ?? "") + (row?.note.map { "\n\($0)" } ?? ""))
+      GTK.setText(details[index], (row?.value ?? "") + (row?.note.map { "\n\($0)" } ?? ""))
+      gtk_widget_set_visible(headings[index], row == nil ? 0 : 1)
+      gtk_widget_set_visible(details[index], row == nil ? 0 : 1)
     }
     timeline.show(photo)
   }

@@ -108,6 +108,27 @@ package enum ProgramSetup {
       folder: PhotoStore.defaultFolder(), quality: options.quality, creation: .withParents)
   }
 
+  /// doctor's line on the face model: whether it is installed, and how long reading it took
+  /// (it is read here, once, as a run would read it).
+  package static func faceModelLine(_ options: CommandOptions.RunOptions) async -> DoctorLine {
+    guard options.people else { return DoctorLine(.ok, "faces", "off (--no-people)") }
+    let model = FaceModel.standard
+    guard model.isInstalled else {
+      return DoctorLine(
+        .warning, "faces",
+        "the face model is not installed (\(model.path)): photos are taken without the people "
+          + "step; install it with: sudo apt install libdlib-data")
+    }
+    do {
+      let duration = try await model.loadDuration()
+      let seconds = duration.formattedSeconds(fractionDigits: 1)
+      return DoctorLine(
+        .ok, "faces", "dlib's face model \(model.path), read in \(seconds) s")
+    } catch {
+      return DoctorLine(.warning, "faces", "\(error): photos are taken without the people step")
+    }
+  }
+
   /// The people step the options ask for on `pipeline`: off with `--no-people`, else dlib's
   /// model (read once per process, starting now, as the camera opens).
   private static func people(

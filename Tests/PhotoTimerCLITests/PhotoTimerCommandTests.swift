@@ -341,6 +341,13 @@ struct PhotoTimerCommandTests {
     #expect(run.output.contains("gpsd not running on 127.0.0.1:1"))
     #expect(run.output.contains("libjpeg-turbo  encodes and decodes"))
     #expect(run.output.contains("output folder"))
+    // Debian's libdlib-data is installed by the project's set-up: read, with how long it took.
+    #expect(
+      run.output.contains(
+        "✓ faces          dlib's face model /usr/share/dlib/shape_predictor_68_face_landmarks.dat, read in "
+      ), "\(run.output)")
+    let off = try await CommandRun.run(["doctor", "--no-location", "--no-people"])
+    #expect(off.output.contains("✓ faces          off (--no-people)"), "\(off.output)")
     // A mark that matches the words: nothing missing is ticked.
     for line in run.output.split(separator: "\n") where line.hasPrefix("✓") {
       for word in ["unavailable", "not running", "none", "no camera"] {
