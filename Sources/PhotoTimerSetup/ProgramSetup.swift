@@ -69,6 +69,9 @@ package enum ProgramSetup {
     if let own = try options.camera.kind.services(options.camera, camera: camera, options: options)
     {
       services = own
+      // NB: a camera with services of its own (a DSLR) gives the people step no stream yet.
+      services.people = .disabled(
+        reason: options.people ? "not looked for with this camera yet" : "people off (--no-people)")
     } else if let camera {
       let pipeline = try pipeline(camera, options)
       services = pipeline.services(location: services.location, people: people(pipeline, options))
