@@ -125,6 +125,7 @@ import Testing
         RemoteRouter.Decision.serve(.photo(id: 7, range: nil, download: false), head: false)
       ),
       ("/api/photos/0", .refuse(.notFound)),
+      ("/api/photos/03", .refuse(.notFound)),
       ("/api/photos/-1", .refuse(.notFound)),
       ("/api/photos/1e3", .refuse(.notFound)),
       ("/api/photos/../../etc/passwd", .refuse(.notFound)),

@@ -120,8 +120,10 @@ package struct RemoteRouter: Sendable {
     }
     if path.hasPrefix("/api/photos/") {
       let id = path.dropFirst("/api/photos/".count)
-      guard id.count <= 9, !id.isEmpty, id.utf8.allSatisfy({ (48...57).contains($0) }),
-        let number = Int(id), number > 0
+      // NB: one spelling per photo: no leading zero (`/api/photos/03` is not photo 3; the
+      // remote fuzzer found it).
+      guard id.count <= 9, !id.isEmpty, id.first != "0",
+        id.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(id), number > 0
       else { return .refuse(.notFound) }
       let download = request.queryValue("download").map { $0 == "1" || $0 == "true" } ?? false
       return get(.photo(id: number, range: request.headers["range"], download: download))
