@@ -50,13 +50,22 @@ private struct SquareFinder: FaceFinder {
 
 /// A black frame with a white square.
 private func frame(width: Int, height: Int, square: PixelBox) -> Frame {
-  var frame = Frame(width: width, height: height)
-  for y in Int(square.y)..<Int(square.y + square.height) {
-    for x in Int(square.x)..<Int(square.x + square.width) {
-      let index = y * frame.bytesPerRow + x * 3
-      frame.pixels[index] = 255
-      frame.pixels[index + 1] = 255
-      frame.pixels[index + 2] = 255
+  frame(width: width, height: height, squares: [square])
+}
+
+/// A black frame taken at `timestamp` with a white square in each of `squares`.
+private func frame(
+  width: Int, height: Int, squares: [PixelBox], timestamp: Duration = .zero
+) -> Frame {
+  var frame = Frame(width: width, height: height, timestamp: timestamp)
+  for square in squares {
+    for y in Int(square.y)..<Int(square.y + square.height) {
+      for x in Int(square.x)..<Int(square.x + square.width) {
+        let index = y * frame.bytesPerRow + x * 3
+        frame.pixels[index] = 255
+        frame.pixels[index + 1] = 255
+        frame.pixels[index + 2] = 255
+      }
     }
   }
   return frame
@@ -324,18 +333,7 @@ private final class CountingFinder: FaceFinder, @unchecked Sendable {
 @Suite("The people step's watcher, on recorded frames")
 struct PeopleWatcherTests {
   private func scene(_ squares: [PixelBox], at milliseconds: Int) -> Frame {
-    var picture = Frame(width: 640, height: 360, timestamp: .milliseconds(milliseconds))
-    for square in squares {
-      for y in Int(square.y)..<Int(square.y + square.height) {
-        for x in Int(square.x)..<Int(square.x + square.width) {
-          let index = y * picture.bytesPerRow + x * 3
-          picture.pixels[index] = 255
-          picture.pixels[index + 1] = 255
-          picture.pixels[index + 2] = 255
-        }
-      }
-    }
-    return picture
+    frame(width: 640, height: 360, squares: squares, timestamp: .milliseconds(milliseconds))
   }
 
   @Test("follows a person, finds a newcomer at the next search everywhere, says each change once")
