@@ -40,8 +40,9 @@ let package = Package(
   ],
   targets: [
     // The concurrency primitives every layer shares (a lock, parked continuations, a value
-    // that arrives once): the leaf, with no dependency, so the kernel's layer (POSIX) and the
-    // engine both build on it without depending on each other.
+    // that arrives once, the CPU executor off the cooperative pool): the leaf, with no
+    // dependency and no system call, so the kernel's layer (POSIX) and the engine both build
+    // on it without depending on each other.
     .target(name: "PhotoTimerConcurrency"),
     // The engine and the view model: no C, no Glibc, no platform code.
     .target(name: "PhotoTimer", dependencies: ["PhotoTimerConcurrency"]),

@@ -3,6 +3,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerConcurrency
 import PhotoTimerHarnesses
+import PhotoTimerPOSIX
 
 /// `make bench`: each figure of ours beside the seed design's, in one run.
 @main
@@ -18,6 +19,7 @@ struct Benchmarks {
   ]
 
   static func main() async {
+    ThreadPriority.lowerCPUWork()
     if let flag = CommandLine.arguments.dropFirst().first, !parts.contains(flag) {
       // NB: a mistyped flag must not start the whole half-hour run.
       let usage = "usage: phototimer-bench [" + parts.joined(separator: " | ") + "]\n"

@@ -14,6 +14,7 @@ struct PhotoTimerCommand {
     // NB: a closed pipe downstream (phototimer --json | head -1) is an error to handle, not a
     // reason to die without restoring the terminal.
     SignalWatcher.ignoreBrokenPipe()
+    ThreadPriority.lowerCPUWork()
     let environment = ProcessInfo.processInfo.environment
     let options: CommandOptions
     do {

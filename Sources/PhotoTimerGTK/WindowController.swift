@@ -2,6 +2,7 @@ import CGTK
 import Foundation
 import Observation
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerImaging
 import PhotoTimerSetup
 

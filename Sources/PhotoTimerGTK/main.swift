@@ -8,6 +8,7 @@ import PhotoTimerSetup
 // actor runs inside its loop (MainQueueSource).
 
 SignalWatcher.ignoreBrokenPipe()
+ThreadPriority.lowerCPUWork()
 let environment = ProcessInfo.processInfo.environment
 let arguments = Array(CommandLine.arguments.dropFirst())
 

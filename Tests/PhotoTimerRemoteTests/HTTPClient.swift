@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerConcurrency
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerConcurrency
 import PhotoTimerImaging
 import Testing
 

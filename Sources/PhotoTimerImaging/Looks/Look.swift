@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerConcurrency
 
 /// The pixel transform behind each `PhotoFilter`.
 ///

@@ -1,15 +1,17 @@
 import Foundation
-import PhotoTimer
 import PhotoTimerConcurrency
+import PhotoTimerPOSIX
 import Testing
 
-@testable import PhotoTimerImaging
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @Suite("The CPU executor: a few low-priority threads, short jobs first, no thread per call")
 struct CPUExecutorTests {
   @Test("A short job queued behind long ones runs before them", .timeLimit(.minutes(1)))
   func quickFirst() async {
-    let executor = CPUExecutor(threads: 1, nice: 5)
+    let executor = CPUExecutor(threads: 1)
     let gate = DispatchSemaphore(value: 0)
     let order = Locked<[String]>([])
     await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
@@ -30,17 +32,54 @@ struct CPUExecutorTests {
     #expect(order.withLock { $0 } == ["busy", "quick", "long 1", "long 2"])
   }
 
-  @Test("Its threads run below the cooperative pool's priority", .timeLimit(.minutes(1)))
+  /// The calling thread's niceness (getpriority's -1 is a value, not an error, here).
+  private static func niceness() -> Int32 {
+    #if canImport(Glibc)
+      getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+    #else
+      0
+    #endif
+  }
+
+  /// The niceness a job on `executor` sees.
+  private static func niceness(on executor: CPUExecutor) async -> Int32 {
+    await withCheckedContinuation { answer in
+      executor.submit(quick: true) { answer.resume(returning: niceness()) }
+    }
+  }
+
+  @Test(
+    "Its threads lower themselves below the cooperative pool, through the funnel",
+    .timeLimit(.minutes(1)))
   func lowerPriority() async throws {
     #if os(Linux)
-      let executor = CPUExecutor(threads: 1, nice: 7)
-      let nice = await withCheckedContinuation { (answer: CheckedContinuation<Int32, Never>) in
-        executor.submit(quick: true) {
-          answer.resume(returning: getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+      // NB: relative to the niceness the test runs at (`nice make test` starts above 0).
+      let base = Self.niceness()
+      let lowered = max(base, ThreadPriority.cpuWork)
+      let executor = CPUExecutor(threads: 1)
+      #expect(await Self.niceness(on: executor) == base)
+      ThreadPriority.lowerCPUWork(executor)
+      #expect(await Self.niceness(on: executor) == lowered)
+      // NB: a later set-up reaches a thread that already ran one, once.
+      executor.setUpThreads { try? ThreadPriority.setCallingThread(nice: lowered + 2) }
+      #expect(await Self.niceness(on: executor) == lowered + 2)
+      #expect(await Self.niceness(on: executor) == lowered + 2)
+      #expect(Self.niceness() == base)
+    #endif
+  }
+
+  @Test("A planned setpriority failure is the funnel's error and leaves the priority as it was")
+  func plannedFailure() throws {
+    #if os(Linux)
+      let plan = FaultPlan()
+      plan.fail("setpriority", with: .permissionDenied)
+      let before = Self.niceness()
+      FaultPlan.$current.withValue(plan) {
+        #expect(throws: SystemCallError(call: "setpriority", errno: .permissionDenied)) {
+          try ThreadPriority.setCallingThread(nice: 19)
         }
       }
-      #expect(nice == 7)
-      #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0)
+      #expect(Self.niceness() == before)
     #endif
   }
 

@@ -1,20 +1,13 @@
 import Foundation
-import PhotoTimer
-import PhotoTimerConcurrency
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Where work that must not run on the cooperative pool goes: CPU work to one executor of a
 /// few low-priority threads, calls that block on the system to a thread of their own.
 ///
 /// The cooperative pool keeps time (the countdown's ticks, the shutter), so it never runs
-/// either kind. The CPU executor's threads are made at start and run at a lower priority
-/// (nice 5) than the pool's, so a tick that falls due while a 12 MP photo is encoded gets a
-/// core at once; short jobs (scaling a preview) go before long ones. NB: not lower: at nice 15
-/// anything else busy on the machine (nice 0) left the camera's renderer a few per cent of a
-/// core, and a count ended with "camera not ready" (CI under AddressSanitizer, `make stress`).
+/// either kind. The CPU executor's threads are made at start; a program lowers their priority
+/// below the pool's (``CPUExecutor/setUpThreads(_:)``, which the POSIX layer's
+/// `ThreadPriority.lowerCPUWork()` calls with nice 5), so a tick that falls due while a 12 MP
+/// photo is encoded gets a core at once; short jobs (scaling a preview) go before long ones.
 ///
 /// The work gets a function that says whether the calling task was cancelled; it should
 /// check it between chunks and throw `CancellationError`.
@@ -133,41 +126,52 @@ package enum OffPool {
   }
 }
 
-/// The executor of CPU work: a fixed set of threads, niced below the cooperative pool, taking
-/// short jobs before long ones.
+/// The executor of CPU work: a fixed set of threads taking short jobs before long ones.
+///
+/// This layer makes no system call: how its threads are set up (a lower priority, through
+/// the POSIX layer's syscall funnel) is handed in with ``setUpThreads(_:)``, and each thread
+/// runs the set-up itself, before its next job, since on Linux a thread's priority is its own.
 package final class CPUExecutor: Sendable {
   /// The process's executor: as many threads as cores (at least two).
   package static let shared = CPUExecutor(
-    threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 5)
+    threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
   private final class Queue: @unchecked Sendable {
     // NB: every field is touched under `condition` only.
     let condition = NSCondition()
     var quick: [@Sendable () -> Void] = []
     var long: [@Sendable () -> Void] = []
+    /// The latest set-up, and how many have been given (a thread that has run fewer runs it).
+    var setUp: (@Sendable () -> Void)?
+    var setUps = 0
   }
 
   private let queue = Queue()
   /// How many threads run jobs.
   package let threads: Int
 
-  /// Starts `threads` threads at niceness `nice` (higher is lower priority).
-  package init(threads: Int, nice: Int32) {
+  /// Starts `threads` threads, each running `setUp` (if given) before its first job.
+  package init(threads: Int, setUp: (@Sendable () -> Void)? = nil) {
     self.threads = threads
+    if let setUp { setUpThreads(setUp) }
     for index in 0..<threads {
       let queue = queue
-      let thread = Thread {
-        #if canImport(Glibc)
-          // NB: on Linux niceness is a thread's own, and 0 names the calling thread: only the
-          // executor's threads yield. (Elsewhere they run at the default priority.)
-          _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
-        #endif
-        Self.work(queue)
-      }
+      let thread = Thread { Self.work(queue) }
       thread.name = "phototimer.cpu.\(index)"
       thread.stackSize = 1 << 20
       thread.start()
     }
+  }
+
+  /// Has every thread run `setUp` on itself before its next job (a thread that is busy runs
+  /// it after the job it has).
+  ///
+  /// - Parameter setUp: The set-up, such as lowering the calling thread's priority.
+  package func setUpThreads(_ setUp: @escaping @Sendable () -> Void) {
+    queue.condition.lock()
+    queue.setUp = setUp
+    queue.setUps += 1
+    queue.condition.unlock()
   }
 
   /// Queues `job`; a quick one runs before every long one waiting.
@@ -179,11 +183,15 @@ package final class CPUExecutor: Sendable {
   }
 
   private static func work(_ queue: Queue) {
+    var setUpsRun = 0
     while true {
       queue.condition.lock()
       while queue.quick.isEmpty, queue.long.isEmpty { queue.condition.wait() }
       let job = queue.quick.isEmpty ? queue.long.removeFirst() : queue.quick.removeFirst()
+      let setUp = setUpsRun == queue.setUps ? nil : queue.setUp
+      setUpsRun = queue.setUps
       queue.condition.unlock()
+      setUp?()
       job()
     }
   }
