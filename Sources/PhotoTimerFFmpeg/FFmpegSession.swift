@@ -212,6 +212,21 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     return shots
   }
 
+  /// The frames of the ring from `lead` before now, then each new one of the stream.
+  func shutterFrames(lead: Duration) async throws -> ShutterFrames? {
+    let instant = opened.duration(to: camera.clock.now)
+    let (ring, seen, failure) = frames.snapshot
+    if let failure { throw failure }
+    let interval = state.withLock { $0.frameInterval }
+    let held = ring.filter { $0.timestamp >= instant - lead }.map { frame in
+      ShutterFrames.Held(timestamp: frame.timestamp) { frame }
+    }
+    let frames = frames
+    return ShutterFrames(instant: instant, interval: interval, held: held, delivered: seen) {
+      try await frames.next(after: $0)
+    }
+  }
+
   /// Waits on the stream: throws ffmpeg's end (the camera went away) as it happens.
   func watch() async throws { _ = try await frames.next(after: .max) }
 

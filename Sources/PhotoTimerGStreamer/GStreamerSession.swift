@@ -279,6 +279,23 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
     return shots
   }
 
+  /// The samples held from `lead` before now, then each new one, each decoded whole.
+  package func shutterFrames(lead: Duration) async throws -> ShutterFrames? {
+    let (ring, seen, failure) = samples.snapshot
+    if let failure { throw failure }
+    let interval = camera.mode?.rate.interval ?? .seconds(1) / 30
+    let instant = pipeline.runningTime ?? ring.last?.timestamp ?? .zero
+    let held = ring.filter { $0.timestamp >= instant - lead }.map { sample in
+      ShutterFrames.Held(timestamp: sample.timestamp) {
+        await self.frame(sample, minimumWidth: nil)
+      }
+    }
+    return ShutterFrames(instant: instant, interval: interval, held: held, delivered: seen) {
+      let (sequence, frame) = try await self.nextDecoded(after: $0, minimumWidth: nil)
+      return (sequence, frame)
+    }
+  }
+
   /// Waits on the stream: throws its failure (unplugged, stalled, a fatal error) at once.
   package func watch() async throws { _ = try await samples.next(after: .max) }
 

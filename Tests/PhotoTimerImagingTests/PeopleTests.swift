@@ -5,10 +5,12 @@ import PhotoTimerImaging
 import Testing
 
 /// A finder that "finds" a face wherever the image has a white square, and puts 68 landmarks
-/// on it with eyes as open as it is told.
-private struct SquareFinder: FaceFinder {
+/// on it with eyes as open as it is told; a square painted darker than `closedBelow` (still
+/// light enough to be found) has its eyes shut.
+struct SquareFinder: FaceFinder {
   var smallestFace = 80
   var aspectRatio = 0.3
+  var closedBelow: UInt8 = 0
 
   func faces(in image: GreyImage) throws -> [PixelBox] {
     var left = image.width
@@ -33,9 +35,14 @@ private struct SquareFinder: FaceFinder {
 
   func landmarks(in image: GreyImage, of box: PixelBox) throws -> [FacePoint] {
     var points = [FacePoint](repeating: box.center, count: 68)
+    let center = (
+      x: min(image.width - 1, max(0, Int(box.center.x))),
+      y: min(image.height - 1, max(0, Int(box.center.y)))
+    )
+    let ratio = image[center.x, center.y] < closedBelow ? 0.05 : aspectRatio
     for (first, centerX) in [(36, box.x + box.width * 0.3), (42, box.x + box.width * 0.7)] {
       let width = box.width * 0.2
-      let gap = width * aspectRatio
+      let gap = width * ratio
       let y = box.y + box.height * 0.4
       points[first] = FacePoint(x: centerX - width / 2, y: y)
       points[first + 1] = FacePoint(x: centerX - width / 6, y: y - gap / 2)
@@ -53,18 +60,19 @@ private func frame(width: Int, height: Int, square: PixelBox) -> Frame {
   frame(width: width, height: height, squares: [square])
 }
 
-/// A black frame taken at `timestamp` with a white square in each of `squares`.
-private func frame(
-  width: Int, height: Int, squares: [PixelBox], timestamp: Duration = .zero
+/// A black frame taken at `timestamp` with a square of grey `level` (white by default) in
+/// each of `squares`.
+func frame(
+  width: Int, height: Int, squares: [PixelBox], timestamp: Duration = .zero, level: UInt8 = 255
 ) -> Frame {
   var frame = Frame(width: width, height: height, timestamp: timestamp)
   for square in squares {
     for y in Int(square.y)..<Int(square.y + square.height) {
       for x in Int(square.x)..<Int(square.x + square.width) {
         let index = y * frame.bytesPerRow + x * 3
-        frame.pixels[index] = 255
-        frame.pixels[index + 1] = 255
-        frame.pixels[index + 2] = 255
+        frame.pixels[index] = level
+        frame.pixels[index + 1] = level
+        frame.pixels[index + 2] = level
       }
     }
   }

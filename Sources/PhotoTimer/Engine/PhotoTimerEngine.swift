@@ -180,7 +180,9 @@ public struct PhotoTimerEngine<C: Clock>: Sendable where C.Duration == Duration 
             do {
               let shot = try await services.camera.shoot(request)
               result = .success(
-                .init(url: shot.file, settings: shot.settings, settingsNote: shot.settingsNote))
+                .init(
+                  url: shot.file, settings: shot.settings, settingsNote: shot.settingsNote,
+                  people: shot.people))
             } catch {
               result = .failure(.init(message: Self.message(for: error)))
             }

@@ -206,7 +206,7 @@ extension RunStateMachine {
         filter: request.filter, file: file.url,
         reports: PreparationStep.allCases.compactMap { reports[$0] },
         shutterOffset: request.shutterOffset, settingsNote: file.settingsNote,
-        people: request.people)
+        people: file.people ?? request.people)
       return [.publish(event(.captured(photo), at: now)), .finish(.captured(photo))]
     case .failure(let error):
       return fail(

@@ -70,6 +70,8 @@ struct RunStateMachine {
     /// The exposure the camera reports having used, when it does.
     var settings: CameraSettings?
     var settingsNote: String?
+    /// Who is in the frame kept, when the camera chose it for them.
+    var people: PeopleSummary?
   }
 
   /// What the engine must do, in order.

@@ -7,11 +7,15 @@ public struct PeopleSummary: Sendable, Hashable, CustomStringConvertible {
   public var count: Int
   /// How many of them have their eyes closed.
   public var eyesClosed: Int
+  /// The frame the photo was made from, when the camera chose it among the frames around
+  /// zero for the people in it; `nil` for the frame nearest zero, as without the step.
+  public var frame: KeptFrame?
 
   /// A summary.
-  public init(count: Int, eyesClosed: Int) {
+  public init(count: Int, eyesClosed: Int, frame: KeptFrame? = nil) {
     self.count = count
     self.eyesClosed = eyesClosed
+    self.frame = frame
   }
 
   /// `no one in the picture`, `1 person · eyes open`, `3 people · 1 blinking`.
@@ -24,11 +28,48 @@ public struct PeopleSummary: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The same in a sentence, for the photo's facts: `6 people, all eyes open`, `1 person,
-  /// eyes open`, `3 people, 1 blinking`, `no one in the picture`.
+  /// eyes open`, `3 people, 1 blinking`, `no one in the picture`; with the frame kept when
+  /// it was chosen: `6 people, all eyes open · frame +0.27 s`.
   public var sentence: String {
-    guard count > 0 else { return "no one in the picture" }
-    if count == 1 { return eyesClosed == 0 ? "1 person, eyes open" : "1 person, blinking" }
-    if eyesClosed == 0 { return "\(count) people, all eyes open" }
-    return "\(count) people, \(eyesClosed) blinking"
+    let who: String
+    if count == 0 {
+      who = "no one in the picture"
+    } else if count == 1 {
+      who = eyesClosed == 0 ? "1 person, eyes open" : "1 person, blinking"
+    } else if eyesClosed == 0 {
+      who = "\(count) people, all eyes open"
+    } else {
+      who = "\(count) people, \(eyesClosed) blinking"
+    }
+    guard let frame else { return who }
+    return "\(who) · frame \(frame.offsetText)"
+  }
+}
+
+/// The frame a photo was made from, chosen among the frames around zero for the people in
+/// it: when it was taken and why it was kept.
+public struct KeptFrame: Sendable, Hashable {
+  /// When it was taken, from the count's zero (negative: before it).
+  public var offset: Duration
+  /// Whether it passed: everyone there, every eye open, sharp. When not, it was the best
+  /// there was.
+  public var passed: Bool
+  /// Why it was kept, in words: `every eye open`, `the best there was: 1 blinking`.
+  public var reason: String
+
+  /// A kept frame.
+  public init(offset: Duration, passed: Bool, reason: String) {
+    self.offset = offset
+    self.passed = passed
+    self.reason = reason
+  }
+
+  /// The offset signed, to the hundredth of a second: `+0.27 s`, `-0.10 s`, `+0.00 s`.
+  public var offsetText: String {
+    let hundredths = Int((offset.secondsValue * 100).rounded())
+    let sign = hundredths < 0 ? "-" : "+"
+    let magnitude = abs(hundredths)
+    let fraction = magnitude % 100
+    return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
   }
 }

@@ -101,6 +101,10 @@ extension PhotoTimerEvent {
         var who = JSONObject()
         who.add("count", people.count)
         who.add("eyesClosed", people.eyesClosed)
+        if let frame = people.frame {
+          who.add("frameOffset", frame.offset.secondsValue)
+          who.add("frameReason", frame.reason)
+        }
         object.addRaw("people", who.text)
       }
       if let camera { object.addRaw("camera", camera.jsonObject) }

@@ -47,6 +47,10 @@ public struct CapturedShot: Hashable, Sendable {
   public var settings: CameraSettings?
   /// A word about the settings reported, such as why they are an estimate; `nil` if none.
   public var settingsNote: String?
+  /// Who is in the frame the photo was made from, when the camera chose that frame for the
+  /// people in it (``PeopleSummary/frame`` says which); `nil` keeps the people step's last
+  /// word.
+  public var people: PeopleSummary?
 
   /// Creates a shot.
   ///
@@ -54,10 +58,15 @@ public struct CapturedShot: Hashable, Sendable {
   ///   - file: The file written, if any.
   ///   - settings: The exposure the camera reports having used, if it does.
   ///   - settingsNote: A word about the settings reported, if any.
-  public init(file: URL?, settings: CameraSettings? = nil, settingsNote: String? = nil) {
+  ///   - people: Who is in the frame kept, when the camera chose it for them.
+  public init(
+    file: URL?, settings: CameraSettings? = nil, settingsNote: String? = nil,
+    people: PeopleSummary? = nil
+  ) {
     self.file = file
     self.settings = settings
     self.settingsNote = settingsNote
+    self.people = people
   }
 }
 

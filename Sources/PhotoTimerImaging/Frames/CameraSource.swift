@@ -34,6 +34,10 @@ public protocol CameraSession: Sendable {
   /// A burst: the frame nearest to now, then the next `count − 1` frames (one per frame
   /// interval). The default takes `count` captures one after another.
   func burst(count: Int) async throws -> [Frame]
+  /// The full-size frames around the shutter instant (now), to choose the photo among:
+  /// those held from `lead` before now, then each new one. `nil` (the default) for a camera
+  /// without a running stream of full-size frames, whose photo is ``capture()``'s.
+  func shutterFrames(lead: Duration) async throws -> ShutterFrames?
   /// The exposure as the camera itself chose it, for a camera that exposes by itself (a
   /// webcam, an IP camera): its mode and what the device reports, nothing made up. `nil`
   /// when the camera step's program chooses the exposure (the scene camera). The default is
@@ -70,6 +74,9 @@ extension CameraSession {
 
   /// None: the settler watches the previews from now on.
   public func recentPreviews() async throws -> [Frame] { [] }
+
+  /// None: the photo is ``capture()``'s.
+  public func shutterFrames(lead: Duration) async throws -> ShutterFrames? { nil }
 
   /// `count` captures, one after another.
   public func burst(count: Int) async throws -> [Frame] {

@@ -219,6 +219,10 @@ public final class LiveCamera: CameraSource {
 
     func burst(count: Int) async throws -> [Frame] { try await session.burst(count: count) }
 
+    func shutterFrames(lead: Duration) async throws -> ShutterFrames? {
+      try await session.shutterFrames(lead: lead)
+    }
+
     func ownSettings() async throws -> CameraSettings? { try await session.ownSettings() }
 
     func reportedName() async -> CameraName? { await session.reportedName() }

@@ -21,8 +21,9 @@ public struct FrameCandidate: Sendable, Equatable {
 }
 
 /// The frame where everyone is ready: among the ring's frames from a quarter second before
-/// zero to the window's end, the first after zero with every face found during the count
-/// present, every eye open and no motion blur; else the best there is, and why.
+/// zero to the window's end, the first at or after zero with every face found during the
+/// count present, every eye open and no motion blur; else the last such before zero; else
+/// the best there is, and why.
 public struct FrameChoice: Sendable, Equatable {
   /// The chosen frame's index among the candidates.
   public var index: Int
@@ -33,26 +34,41 @@ public struct FrameChoice: Sendable, Equatable {
   /// Why it was kept, in words: `every eye open`, `the best there was: 1 blinking`.
   public var reason: String
 
-  /// A share of the sharpest candidate's sharpness below which a frame counts as blurred.
+  /// A share of the reference sharpness (the count's faces, or the sharpest candidate's when
+  /// higher) below which a frame counts as blurred.
   public static let sharpEnough = 0.6
 
-  /// Chooses among `candidates` (in time order) for `people` faces found during the count;
+  /// Whether `candidate` passes for `people` faces against a `bar` of sharpness.
+  static func passes(_ candidate: FrameCandidate, people: Int, bar: Double) -> Bool {
+    candidate.faces >= people && candidate.eyesClosed == 0 && candidate.sharpness >= bar
+  }
+
+  /// Chooses among `candidates` (in any order) for `people` faces found during the count;
   /// `nil` when there are none.
-  public static func choose(_ candidates: [FrameCandidate], people: Int) -> FrameChoice? {
+  ///
+  /// - Parameters:
+  ///   - candidates: The frames judged.
+  ///   - people: How many people were followed at zero.
+  ///   - reference: The sharpness of their faces during the count (0: the candidates' own).
+  ///   - nearZero: How far before zero a frame still counts as the frame at zero (half a
+  ///     frame interval: the stream's frame nearest the instant).
+  public static func choose(
+    _ candidates: [FrameCandidate], people: Int, reference: Double = 0,
+    nearZero: Duration = .zero
+  ) -> FrameChoice? {
     guard !candidates.isEmpty else { return nil }
-    let sharpest = candidates.map(\.sharpness).max() ?? 0
-    func passes(_ candidate: FrameCandidate) -> Bool {
-      candidate.faces >= people && candidate.eyesClosed == 0
-        && candidate.sharpness >= sharpest * sharpEnough
+    let bar = max(reference, candidates.map(\.sharpness).max() ?? 0) * sharpEnough
+    let passing = candidates.indices.filter {
+      passes(candidates[$0], people: people, bar: bar)
     }
-    if let index = candidates.indices.first(where: {
-      candidates[$0].offset >= .zero && passes(candidates[$0])
-    }) {
+    if let index = passing.filter({ candidates[$0].offset >= .zero - nearZero })
+      .min(by: { candidates[$0].offset < candidates[$1].offset })
+    {
       return FrameChoice(
         index: index, offset: candidates[index].offset, passed: true,
         reason: people == 0 ? "the frame nearest zero" : "every eye open")
     }
-    if let index = candidates.indices.first(where: { passes(candidates[$0]) }) {
+    if let index = passing.max(by: { candidates[$0].offset < candidates[$1].offset }) {
       return FrameChoice(
         index: index, offset: candidates[index].offset, passed: true,
         reason: "every eye open, just before zero")
@@ -72,10 +88,56 @@ public struct FrameChoice: Sendable, Equatable {
     var faults: [String] = []
     if kept.faces < people { faults.append("\(people - kept.faces) not found") }
     if kept.eyesClosed > 0 { faults.append("\(kept.eyesClosed) blinking") }
-    if kept.sharpness < sharpest * sharpEnough { faults.append("blurred") }
+    if kept.sharpness < bar { faults.append("blurred") }
     return FrameChoice(
       index: index, offset: kept.offset, passed: false,
       reason: "the best there was: " + faults.joined(separator: ", "))
+  }
+}
+
+/// The choice made as the frames come: candidates are added one at a time (the frames from
+/// zero on in time order, then those before zero if none passed), and the first at or after
+/// zero that passes settles it, so a photo whose frame at zero is good costs no wait.
+public struct FramePicker: Sendable {
+  /// How many people were followed at zero.
+  public let people: Int
+  /// The sharpness of their faces during the count.
+  public let reference: Double
+  /// How far before zero a frame still counts as the frame at zero.
+  public let nearZero: Duration
+  /// The candidates added, in the order they came.
+  public private(set) var candidates: [FrameCandidate] = []
+
+  /// A picker for `people` faces.
+  public init(people: Int, reference: Double, nearZero: Duration) {
+    self.people = people
+    self.reference = reference
+    self.nearZero = nearZero
+  }
+
+  /// Adds a candidate; `true` when it settles the choice: at or after zero, and it passes.
+  public mutating func add(_ candidate: FrameCandidate) -> Bool {
+    candidates.append(candidate)
+    let bar = max(reference, candidates.map(\.sharpness).max() ?? 0) * FrameChoice.sharpEnough
+    return candidate.offset >= .zero - nearZero
+      && FrameChoice.passes(candidate, people: people, bar: bar)
+  }
+
+  /// The choice among the candidates so far; `nil` when there are none.
+  public var choice: FrameChoice? {
+    FrameChoice.choose(candidates, people: people, reference: reference, nearZero: nearZero)
+  }
+}
+
+extension Frame {
+  /// How sharp the faces in `boxes` are: the mean over them of ``GreyImage/sharpness(in:)``,
+  /// each face scaled to 64 pixels across first, so that frames of any size compare.
+  public func faceSharpness(_ boxes: [PixelBox]) -> Double {
+    let values = boxes.compactMap { box -> Double? in
+      guard box.width >= 4 else { return nil }
+      return GreyImage(self, region: box, scale: min(4, 64 / box.width)).sharpness()
+    }
+    return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
   }
 }
 

@@ -66,6 +66,17 @@ public struct PeopleTracker: Sendable {
     people.removeAll { $0.lastSeen + forgetAfter < time }
   }
 
+  /// The same people with their boxes in a frame `scale` times as wide (the photo's frames
+  /// beside a stream watched at a smaller size).
+  public func scaled(by scale: Double) -> PeopleTracker {
+    guard scale != 1 else { return self }
+    var copy = self
+    for index in copy.people.indices {
+      copy.people[index].box = copy.people[index].box.mapped(scale: scale)
+    }
+    return copy
+  }
+
   /// How well a new box continues an old one: their overlap, else closeness of centres within
   /// a face's width; 0 when it does not.
   private func score(_ old: PixelBox, _ new: PixelBox) -> Double {

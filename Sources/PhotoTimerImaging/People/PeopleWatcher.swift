@@ -19,7 +19,14 @@ public final class PeopleWatcher: Sendable {
     var tracker = PeopleTracker()
     var lastEverywhere: Duration?
     var frames = 0
+    /// The width of the last frame looked at: the tracker's boxes are in its pixels.
+    var width = 0
+    /// The sharpness of the faces in the last frames looked at (the newest last).
+    var sharpness: [Double] = []
   }
+
+  /// How many frames' face sharpness the reference at zero is taken over.
+  static let sharpnessFrames = 9
 
   /// A watcher over `search`.
   public init(search: FaceSearch, everywhereEvery: Duration = .seconds(1)) {
@@ -33,6 +40,16 @@ public final class PeopleWatcher: Sendable {
   public var people: [PeopleTracker.Person] { state.withLock { $0.tracker.people } }
   /// How many frames it has looked at.
   public var frames: Int { state.withLock { $0.frames } }
+
+  /// What it knows now, for judging the frames around zero; `nil` before its first frame.
+  public var atZero: PeopleAtZero? {
+    state.withLock { state in
+      guard state.frames > 0 else { return nil }
+      let sorted = state.sharpness.sorted()
+      let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+      return PeopleAtZero(tracker: state.tracker, width: state.width, sharpness: median)
+    }
+  }
 
   /// Watches `frames` until they end or the task is cancelled, calling `report` with each
   /// new summary; returns the last.
@@ -55,13 +72,20 @@ public final class PeopleWatcher: Sendable {
       let search = search
       // NB: a cancel returns at once: one pass of the detector over a whole frame cannot stop
       // halfway, and the run (the shutter, a cancel) must not wait for it.
-      let faces = try await OffPool.runAbandoningOnCancel { isCancelled in
-        try search.faces(in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
+      let (faces, sharpness) = try await OffPool.runAbandoningOnCancel { isCancelled in
+        let faces = try search.faces(
+          in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
+        return (faces, faces.isEmpty ? nil : frame.faceSharpness(faces.map(\.box)))
       }
       let summary = state.withLock { state -> PeopleSummary in
         if everywhere { state.lastEverywhere = frame.timestamp }
         state.tracker.update(faces, at: frame.timestamp)
         state.frames += 1
+        state.width = frame.width
+        if let sharpness {
+          state.sharpness.append(sharpness)
+          state.sharpness.removeFirst(max(0, state.sharpness.count - Self.sharpnessFrames))
+        }
         return state.tracker.summary
       }
       if summary != said {

@@ -37,12 +37,80 @@ extension CameraPipeline {
       guard let session = run.session.withLock({ $0 }) else { throw CancellationError() }
       StepStatus.report("looking for people")
       let watcher = PeopleWatcher(search: search)
+      run.watcher.withLock { $0 = watcher }
       return try await watcher.watch(PacedFrames(session: session, interval: interval)) {
         summary in
         run.people.withLock { $0 = summary }
         StepStatus.report(summary.description)
       }
     }
+  }
+
+  /// How long before zero the frames the photo may come from start.
+  static var shutterLead: Duration { .milliseconds(250) }
+  /// How many frames before zero are judged when none from zero on passed.
+  static var framesBeforeZero: Int { 3 }
+
+  /// The photo's frame when the people step follows someone at zero: judged frame by frame
+  /// from zero on (the newest each time: a judge slower than the stream skips frames), the
+  /// first where everyone is there with open eyes and sharp kept at once, else a few frames
+  /// before zero judged too and the best kept; with who is in it and why it was kept. `nil`
+  /// when there is no choice to make: no window, a burst, no one followed (the step late or
+  /// off), or a camera without a stream of frames to choose from.
+  ///
+  /// - Throws: `CancellationError` when cancelled; why the stream failed, if it failed
+  ///   before a frame was judged (after, the best judged so far is kept).
+  func peopleFrame(
+    _ session: any CameraSession, run: Run
+  ) async throws -> (Frame, PeopleSummary)? {
+    guard blinkWindow > .zero, burst == 1, let watcher = run.watcher.withLock({ $0 }),
+      let atZero = watcher.atZero, atZero.people > 0,
+      let frames = try await session.shutterFrames(lead: Self.shutterLead)
+    else { return nil }
+    let search = watcher.search
+    let halfFrame = frames.interval / 2
+    var picker = FramePicker(
+      people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
+    var judged: [Frame] = []
+    func judge(_ frame: Frame) async throws -> Bool {
+      let offset = frame.timestamp - frames.instant
+      let candidate = try await OffPool.runAbandoningOnCancel { isCancelled in
+        try atZero.judge(frame, offset: offset, search: search, isCancelled: isCancelled)
+      }
+      judged.append(frame)
+      return picker.add(candidate)
+    }
+    do {
+      var settled = false
+      var seen = frames.delivered
+      if let last = frames.held.last, frames.instant - last.timestamp <= halfFrame,
+        let frame = await last.read()
+      {
+        settled = try await judge(frame)
+      }
+      while !settled, let (sequence, frame) = try await frames.next(seen) {
+        seen = sequence
+        if frame.timestamp - frames.instant > blinkWindow { break }
+        settled = try await judge(frame)
+      }
+      if !settled {
+        let before = frames.held.filter { frames.instant - $0.timestamp > halfFrame }
+        let step = max(1, before.count / Self.framesBeforeZero)
+        for held in before.reversed().enumerated().filter({ $0.offset % step == 0 })
+          .prefix(Self.framesBeforeZero).map(\.element)
+        {
+          if let frame = await held.read(), try await judge(frame) { break }
+        }
+      }
+    } catch let error where !(error is CancellationError) && !judged.isEmpty {
+      // NB: the stream failed after frames were judged: the best of them is the photo.
+    }
+    guard let choice = picker.choice else { return nil }
+    let kept = picker.candidates[choice.index]
+    let summary = PeopleSummary(
+      count: kept.faces, eyesClosed: kept.eyesClosed,
+      frame: KeptFrame(offset: choice.offset, passed: choice.passed, reason: choice.reason))
+    return (judged[choice.index], summary)
   }
 }
 

@@ -42,6 +42,11 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   /// Photos taken at the shutter: the frame at zero and the next `burst − 1` frames, saved
   /// as `…_burst2.jpg` and so on.
   public let burst: Int
+  /// How long after zero the photo may come from when the people step follows someone: the
+  /// camera keeps the first frame from a quarter second before zero to this long after it
+  /// where everyone is there, eyes open and sharp (see ``FrameChoice``). Zero keeps the frame
+  /// nearest zero; a burst keeps its own frames.
+  public let blinkWindow: Duration
   /// How settling is detected.
   public let settler: ExposureSettler
   /// How the exposure is chosen from the metered brightness.
@@ -61,6 +66,8 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     let suggestion = Locked<FilterSuggestion?>(nil)
     /// What the people step saw last.
     let people = Locked<PeopleSummary?>(nil)
+    /// The people step's watcher, for choosing the frame at zero.
+    let watcher = Locked<PeopleWatcher?>(nil)
   }
 
   /// Creates the pipeline.
@@ -72,6 +79,8 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   ///   - filter: How the look is chosen (default: by analysis).
   ///   - keepOriginal: Also save the unfiltered photo.
   ///   - burst: How many photos to take at the shutter, one per frame.
+  ///   - blinkWindow: How long after zero the photo may come from, for everyone's eyes open
+  ///     (default 1 s; zero: the frame nearest zero).
   ///   - settler: How settling is detected.
   ///   - program: How the exposure is chosen.
   ///   - advisor: How the look is suggested.
@@ -79,7 +88,8 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   ///   - timeZone: The time zone the photo's date is written in.
   public init(
     source: any CameraSource, sink: (any PhotoSink)?, clock: C, filter: FilterChoice = .auto,
-    keepOriginal: Bool = false, burst: Int = 1, settler: ExposureSettler = ExposureSettler(),
+    keepOriginal: Bool = false, burst: Int = 1, blinkWindow: Duration = .seconds(1),
+    settler: ExposureSettler = ExposureSettler(),
     program: ExposureProgram = .standard, advisor: FilterAdvisor = FilterAdvisor(),
     now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current
   ) {
@@ -89,6 +99,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     self.filterChoice = filter
     self.keepOriginal = keepOriginal
     self.burst = max(burst, 1)
+    self.blinkWindow = max(blinkWindow, .zero)
     self.settler = settler
     self.program = program
     self.advisor = advisor
@@ -108,7 +119,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
   /// The camera step, the capture and the release.
   public func camera() -> CameraService {
     var service = CameraService(
-      prepare: { try await self.prepare() }, capture: { try await self.capture($0) },
+      prepare: { try await self.prepare() }, shoot: { try await self.capture($0) },
       release: { await self.release() })
     service.watch = { try await self.watch() }
     return service
@@ -173,11 +184,19 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     }
   }
 
-  private func capture(_ request: CaptureRequest) async throws -> URL? {
-    guard let session = run().session.withLock({ $0 }) else {
+  private func capture(_ request: CaptureRequest) async throws -> CapturedShot {
+    let run = run()
+    guard let session = run.session.withLock({ $0 }) else {
       throw PreviewUnavailable(cause: CancellationError())
     }
-    let frames = try await burst > 1 ? session.burst(count: burst) : [session.capture()]
+    let frames: [Frame]
+    var people: PeopleSummary?
+    if let (frame, summary) = try await peopleFrame(session, run: run) {
+      frames = [frame]
+      people = summary
+    } else {
+      frames = try await burst > 1 ? session.burst(count: burst) : [session.capture()]
+    }
     let date = now()
     let name = await session.reportedName() ?? CameraName(make: source.make, model: source.model)
     let look = Look(request.filter)
@@ -185,6 +204,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
     for (index, frame) in frames.enumerated() {
       let photo = try await look.apply(to: frame)
       guard let sink else { continue }
+      // NB: the photo's time is the shutter's even when its frame came a little later.
       let metadata = PhotoMetadata(
         make: name.make, model: name.model, date: date, timeZone: timeZone,
         settings: request.settings, filter: request.filter, location: request.location)
@@ -199,7 +219,7 @@ public final class CameraPipeline<C: Clock>: Sendable where C.Duration == Durati
           variant: [variant, "original"].compactMap { $0 }.joined(separator: "_"))
       }
     }
-    return first
+    return CapturedShot(file: first, people: people)
   }
 
   /// Waits on the run's open session until it fails.
