@@ -11,7 +11,7 @@ import PhotoTimerRemote
 /// an option by its case, so a misspelt lookup does not compile.
 package enum CommandOption: CaseIterable, Hashable, Sendable {
   case seconds, camera, resolution, ffmpegFormat, output, location, noLocation, gpsd, gpsMaxError,
-    filter, noPeople
+    filter, noPeople, blinkWindow
   case keepOriginal
   case simulate, sequential, json, verbose, beep, noBeep, noColor, burst, interval, count, size
   case quality, cameraWait
@@ -211,6 +211,20 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         names: ["--no-people"], value: nil,
         help: ["do not look for the people in the picture (the face model is not loaded)"],
         set: .flag { $0.people = false })
+    case .blinkWindow:
+      Declaration(
+        names: ["--blink-window"], value: .text(name: "SECONDS", example: "1"),
+        help: [
+          "with people in the picture, take the first frame up to SECONDS after zero where",
+          "every eye is open, 0…5 (default 1; 0: the frame at zero)",
+        ],
+        set: .parse { run, text in
+          guard let seconds = Double(text), seconds.isFinite, (0...5).contains(seconds) else {
+            return ["--blink-window takes seconds from 0 to 5, not '\(text)'"]
+          }
+          run.blinkWindow = .milliseconds(Int64((seconds * 1000).rounded()))
+          return []
+        })
     case .keepOriginal:
       Declaration(
         names: ["--keep-original"], value: nil, help: ["also save the unfiltered photo"],

@@ -49,6 +49,9 @@ package struct CommandOptions: Equatable {
     package var keepOriginal = false
     /// Whether the people step looks for faces (`--no-people` turns it off).
     package var people = true
+    /// How long after zero the photo may come from, for everyone's eyes open
+    /// (`--blink-window`; zero: the frame nearest zero).
+    package var blinkWindow = Duration.seconds(1)
     package var quality = 92
     /// `--camera-wait`: how long the shutter waits at zero for the camera, in seconds.
     package var cameraWait = 10

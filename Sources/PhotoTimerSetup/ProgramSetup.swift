@@ -152,7 +152,7 @@ package enum ProgramSetup {
     try store.checkFolder()
     return CameraPipeline(
       source: source, sink: store, clock: ContinuousClock(), filter: options.filter,
-      keepOriginal: options.keepOriginal, burst: options.burst)
+      keepOriginal: options.keepOriginal, burst: options.burst, blinkWindow: options.blinkWindow)
   }
 
 }
