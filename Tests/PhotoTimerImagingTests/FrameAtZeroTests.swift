@@ -63,18 +63,19 @@ struct FrameAtZeroTests {
       level: open ? 255 : 220)
   }
 
-  /// A pipeline whose people step has followed the person, eyes open, for the last second.
+  /// A pipeline whose people step has followed the person, eyes open, for the last second
+  /// (`looks` looks from a second before zero).
   private func pipeline(
-    window: Duration = .seconds(1)
+    window: Duration = .seconds(1), finder: SquareFinder = Self.finder, looks: Int = 8
   ) async throws
     -> CameraPipeline<TestClock>
   {
     let pipeline = CameraPipeline(
       source: StillCamera(picture: scene(0, open: true)), sink: nil, clock: TestClock(),
       filter: .none, blinkWindow: window)
-    let watcher = PeopleWatcher(search: FaceSearch(finder: Self.finder))
+    let watcher = PeopleWatcher(search: FaceSearch(finder: finder))
     let (stream, input) = AsyncStream.makeStream(of: Frame.self)
-    for milliseconds in stride(from: -1000, to: -250, by: 100) {
+    for milliseconds in stride(from: -1000, to: -250, by: 100).prefix(looks) {
       input.yield(scene(milliseconds, open: true))
     }
     input.finish()
@@ -140,6 +141,28 @@ struct FrameAtZeroTests {
     #expect(people.frame?.passed == false)
     #expect(people.frame?.reason == "the best there was: 1 blinking")
     #expect(people.sentence == "1 person, blinking · frame -0.01 s")
+  }
+
+  @Test(
+    "too few looks during the count to know her open eyes: the window teaches them, and a half-shut blink is not kept"
+  )
+  func unlearnedEyes() async throws {
+    // NB: half shut (0.2) is above the fixed threshold used before her eyes are known (0.17),
+    // and well below her open eyes (0.35).
+    let finder = SquareFinder(aspectRatio: 0.35, closedBelow: 240, closedRatio: 0.2)
+    let pipeline = try await pipeline(finder: finder, looks: 2)
+    let atZero = try #require(pipeline.run().watcher.withLock { $0 }?.atZero)
+    #expect(!atZero.eyesLearned)
+    let session = RingSession(
+      held: [scene(-100, open: false), scene(-10, open: false)],
+      coming: stride(from: 23, through: 1023, by: 100).map { scene($0, open: $0 >= 223) },
+      instant: .seconds(10))
+    let (frame, people) = try #require(try await choose(pipeline, session))
+    #expect(frame.timestamp == .milliseconds(10_223), "\(people)")
+    #expect(people.eyesClosed == 0)
+    #expect(people.frame?.reason == "every eye open")
+    // NB: nothing kept early: the whole window was looked at first.
+    #expect(session.read.withLock { $0 } == 11)
   }
 
   @Test("the stream fails after a frame was judged: the best judged so far is the photo")

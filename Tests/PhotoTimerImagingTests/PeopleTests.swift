@@ -11,6 +11,8 @@ struct SquareFinder: FaceFinder {
   var smallestFace = 80
   var aspectRatio = 0.3
   var closedBelow: UInt8 = 0
+  /// The aspect ratio of the eyes of a face painted darker: shut tight by default.
+  var closedRatio = 0.05
 
   func faces(in image: GreyImage) throws -> [PixelBox] {
     var left = image.width
@@ -39,7 +41,7 @@ struct SquareFinder: FaceFinder {
       x: min(image.width - 1, max(0, Int(box.center.x))),
       y: min(image.height - 1, max(0, Int(box.center.y)))
     )
-    let ratio = image[center.x, center.y] < closedBelow ? 0.05 : aspectRatio
+    let ratio = image[center.x, center.y] < closedBelow ? closedRatio : aspectRatio
     for (first, centerX) in [(36, box.x + box.width * 0.3), (42, box.x + box.width * 0.7)] {
       let width = box.width * 0.2
       let gap = width * ratio

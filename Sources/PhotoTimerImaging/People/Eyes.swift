@@ -100,6 +100,13 @@ public struct EyeBaseline: Sendable, Equatable {
   /// How many samples it has.
   public var count: Int { ratios.count }
 
+  /// How many looks it takes to know the open eyes; before that a fixed threshold
+  /// (``fallbackClosed``) decides, which misses a blink that is not shut tight.
+  public static let learnedAfter = 5
+
+  /// Whether it has seen enough to know this person's open eyes.
+  public var isLearned: Bool { count >= Self.learnedAfter }
+
   /// Adds one frame's measure.
   public mutating func add(_ measure: EyeMeasure) {
     ratios.append(measure.aspectRatio)
@@ -126,7 +133,7 @@ public struct EyeBaseline: Sendable, Equatable {
   }
 
   private static func percentile(_ values: [Double], _ fraction: Double) -> Double? {
-    guard values.count >= 5 else { return nil }
+    guard values.count >= learnedAfter else { return nil }
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
   }

@@ -4,6 +4,27 @@ import PhotoTimerConcurrency
 /// What the people step knows at zero, to judge the frames around it: who it follows and
 /// where, each with their own open eyes, and how sharp their faces were during the count.
 public struct PeopleAtZero: Sendable {
+  /// One frame around zero as looked at: who of the people followed is in it, with their
+  /// eyes as measured, and how sharp their faces are. Judged against the people's open eyes
+  /// by ``PeopleAtZero/candidate(for:)``, so the same look can be judged again once more is
+  /// known of their eyes.
+  public struct Judgement: Sendable {
+    /// A person followed, found in the frame.
+    public struct Sighting: Sendable, Equatable {
+      /// Who (``PeopleTracker/Person/id``).
+      public var person: Int
+      /// Their eyes in this frame, when the landmarks were placed.
+      public var eyes: EyeMeasure?
+    }
+
+    /// When the frame was taken, from zero.
+    public var offset: Duration
+    /// The people followed who are in it.
+    public var sightings: [Sighting]
+    /// How sharp their faces are (``Frame/faceSharpness(_:)``).
+    public var sharpness: Double
+  }
+
   /// The people followed, with their boxes in the pixels of a frame ``width`` wide.
   public var tracker: PeopleTracker
   /// The width of the frames the boxes were found in.
@@ -22,15 +43,20 @@ public struct PeopleAtZero: Sendable {
   /// How many people are followed.
   public var people: Int { tracker.people.count }
 
-  /// Judges `frame`, taken `offset` from zero: each person looked for around where they
-  /// were (no search everywhere: a newcomer is not waited for), their eyes measured against
-  /// their own baseline, their faces' sharpness.
+  /// Whether the count looked often enough to know everyone's open eyes. When not (a busy
+  /// machine, a short count), the frames around zero must teach them first: a fixed
+  /// threshold takes a half-shut blink for open eyes.
+  public var eyesLearned: Bool { tracker.people.allSatisfy(\.baseline.isLearned) }
+
+  /// Looks at `frame`, taken `offset` from zero: each person looked for around where they
+  /// were (no search everywhere: a newcomer is not waited for), their eyes measured, their
+  /// faces' sharpness.
   ///
   /// - Throws: `CancellationError` when `isCancelled` says so between faces; what the finder
   ///   throws.
   public func judge(
     _ frame: Frame, offset: Duration, search: FaceSearch, isCancelled: () -> Bool = { false }
-  ) throws -> FrameCandidate {
+  ) throws -> Judgement {
     let scale = width > 0 ? Double(frame.width) / Double(width) : 1
     var tracker = tracker.scaled(by: scale)
     let followed = Set(tracker.people.map(\.id))
@@ -40,10 +66,37 @@ public struct PeopleAtZero: Sendable {
     // forgets no one who is missing from this frame alone.
     let time = (tracker.people.map(\.lastSeen).max() ?? .zero) + .nanoseconds(1)
     tracker.update(faces, at: time)
-    let present = tracker.people.filter { followed.contains($0.id) && $0.lastSeen == time }
-    let matched = faces.filter { face in present.contains { $0.box == face.box } }
+    var sightings: [Judgement.Sighting] = []
+    var boxes: [PixelBox] = []
+    for person in tracker.people where followed.contains(person.id) && person.lastSeen == time {
+      let face = faces.first { $0.box == person.box }
+      sightings.append(Judgement.Sighting(person: person.id, eyes: face?.eyes))
+      if let face { boxes.append(face.box) }
+    }
+    return Judgement(
+      offset: offset, sightings: sightings, sharpness: frame.faceSharpness(boxes))
+  }
+
+  /// A frame looked at, judged against each person's own open eyes: the candidate the
+  /// choice weighs.
+  public func candidate(for judgement: Judgement) -> FrameCandidate {
+    let closed = judgement.sightings.filter { sighting in
+      guard let eyes = sighting.eyes,
+        let person = tracker.people.first(where: { $0.id == sighting.person })
+      else { return false }
+      return person.baseline.isClosed(eyes)
+    }
     return FrameCandidate(
-      offset: offset, faces: present.count, eyesClosed: present.filter(\.eyesClosed).count,
-      sharpness: frame.faceSharpness(matched.map(\.box)))
+      offset: judgement.offset, faces: judgement.sightings.count, eyesClosed: closed.count,
+      sharpness: judgement.sharpness)
+  }
+
+  /// The same people, knowing their open eyes also from the eyes measured in `judgements`.
+  public func learning(from judgements: [Judgement]) -> PeopleAtZero {
+    var copy = self
+    for sighting in judgements.flatMap(\.sightings) {
+      if let eyes = sighting.eyes { copy.tracker.learn(eyes, for: sighting.person) }
+    }
+    return copy
   }
 }

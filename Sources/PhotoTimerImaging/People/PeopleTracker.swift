@@ -36,6 +36,13 @@ public struct PeopleTracker: Sendable {
     PeopleSummary(count: people.count, eyesClosed: people.filter(\.eyesClosed).count)
   }
 
+  /// Adds `eyes`, seen on the person `id`, to what is known of their open eyes (a look that
+  /// did not go through ``update(_:at:)``: the frames judged around zero).
+  public mutating func learn(_ eyes: EyeMeasure, for id: Int) {
+    guard let index = people.firstIndex(where: { $0.id == id }) else { return }
+    people[index].baseline.add(eyes)
+  }
+
   /// Takes one frame's faces, seen at `time`: each matched to the person whose last box it
   /// overlaps most (or whose centre is nearest, within a face's width), else a new person;
   /// people unseen for longer than ``forgetAfter`` are dropped.

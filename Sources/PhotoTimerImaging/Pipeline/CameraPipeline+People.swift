@@ -54,9 +54,11 @@ extension CameraPipeline {
   /// The photo's frame when the people step follows someone at zero: judged frame by frame
   /// from zero on (the newest each time: a judge slower than the stream skips frames), the
   /// first where everyone is there with open eyes and sharp kept at once, else a few frames
-  /// before zero judged too and the best kept; with who is in it and why it was kept. `nil`
-  /// when there is no choice to make: no window, a burst, no one followed (the step late or
-  /// off), or a camera without a stream of frames to choose from.
+  /// before zero judged too and the best kept; with who is in it and why it was kept. When the
+  /// count looked too seldom to know everyone's open eyes (a busy machine), nothing is kept
+  /// early: the whole window is judged, their open eyes learned from it too, and every frame
+  /// judged again. `nil` when there is no choice to make: no window, a burst, no one followed
+  /// (the step late or off), or a camera without a stream of frames to choose from.
   ///
   /// - Throws: `CancellationError` when cancelled; why the stream failed, if it failed
   ///   before a frame was judged (after, the best judged so far is kept).
@@ -69,16 +71,19 @@ extension CameraPipeline {
     else { return nil }
     let search = watcher.search
     let halfFrame = frames.interval / 2
+    let learned = atZero.eyesLearned
     var picker = FramePicker(
       people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
-    var judged: [Frame] = []
+    var judged: [(frame: Frame, judgement: PeopleAtZero.Judgement)] = []
+    /// Judges `frame`; `true` when it settles the choice.
     func judge(_ frame: Frame) async throws -> Bool {
       let offset = frame.timestamp - frames.instant
-      let candidate = try await OffPool.runAbandoningOnCancel { isCancelled in
+      let judgement = try await OffPool.runAbandoningOnCancel { isCancelled in
         try atZero.judge(frame, offset: offset, search: search, isCancelled: isCancelled)
       }
-      judged.append(frame)
-      return picker.add(candidate)
+      judged.append((frame, judgement))
+      let settles = picker.add(atZero.candidate(for: judgement))
+      return learned && settles
     }
     do {
       var settled = false
@@ -105,12 +110,20 @@ extension CameraPipeline {
     } catch let error where !(error is CancellationError) && !judged.isEmpty {
       // NB: the stream failed after frames were judged: the best of them is the photo.
     }
+    if !learned {
+      // NB: everyone's open eyes from the count's few looks and the window's, then every
+      // frame judged again against them.
+      let relearned = atZero.learning(from: judged.map(\.judgement))
+      picker = FramePicker(
+        people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
+      for (_, judgement) in judged { _ = picker.add(relearned.candidate(for: judgement)) }
+    }
     guard let choice = picker.choice else { return nil }
     let kept = picker.candidates[choice.index]
     let summary = PeopleSummary(
       count: kept.faces, eyesClosed: kept.eyesClosed,
       frame: KeptFrame(offset: choice.offset, passed: choice.passed, reason: choice.reason))
-    return (judged[choice.index], summary)
+    return (judged[choice.index].frame, summary)
   }
 }
 
