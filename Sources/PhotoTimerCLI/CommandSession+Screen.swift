@@ -12,7 +12,8 @@ extension CommandSession {
     /// Why the live view shows no picture though one was not turned off (`--no-preview`),
     /// and what to do, for its header; `nil` when it shows one or none was wanted.
     var noPicture: String?
-    /// Whether it frames between counts: `--frame`, or a remote (the phone starts each count).
+    /// Whether it frames between counts: `--frame`, a remote (the phone starts each count),
+    /// or a count that starts itself when the people are in (`--start-when-ready`).
     var frames: Bool
 
     /// The screen for `options` on this terminal.
@@ -26,7 +27,7 @@ extension CommandSession {
       size: (columns: Int, rows: Int), hasCamera: Bool
     ) {
       mode = Self.mode(options, interactive: interactive)
-      frames = options.frame || options.remote != nil
+      frames = options.frame || options.remote != nil || options.startWhenReady
       let graphics = TerminalGraphics(environment: environment)
       let wanted = mode == .live && options.preview && options.color && hasCamera
       preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil

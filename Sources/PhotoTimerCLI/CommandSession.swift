@@ -27,10 +27,12 @@ final class CommandSession {
     case previewStopped(String)
     /// A phone asked for something.
     case remote(RemoteHub.Command)
+    /// The count that starts itself says what it waits for, or that everyone is ready.
+    case ready(ScreenStage.ReadyReport)
   }
 
   /// The loop's own state: what only the command knows about the screen and the outcome.
-  private struct Progress {
+  struct Progress {
     var phase: CommandPhase
     /// With `--frame`: between counts, what to say.
     var framing: PhotoTimerPresentation.Framing?
@@ -51,20 +53,22 @@ final class CommandSession {
   let services: PhotoTimerServices
   let screen: Screen
   /// The screen's camera and its life: opening, feeding the previews, closing.
-  private let stage: ScreenStage
+  let stage: ScreenStage
   /// The camera the screen holds, or `nil` when each run opens its own.
   var camera: LiveCamera? { stage.camera }
   /// The camera as every output names it.
   let identity: CameraIdentity
-  private let model: PhotoTimerViewModel
+  let model: PhotoTimerViewModel
   let sink: any OutputSink
   private let keys: AsyncStream<Key>?
-  private var progress: Progress
+  var progress: Progress
   /// The phone's remote, while it serves.
   private(set) var remote: RemoteLink?
-  /// Whether the command frames between counts and goes on after each photo: `--frame`, or
-  /// a remote (the phone starts each count).
-  private var keepsFraming: Bool { options.frame || options.remote != nil }
+  /// Whether the command frames between counts and goes on after each photo: `--frame`, a
+  /// remote (the phone starts each count) or a count that starts itself.
+  var keepsFraming: Bool { screen.frames }
+  /// Where the loop's inputs go, while it runs.
+  var input: AsyncStream<Input>.Continuation?
 
   /// Creates the command's session.
   ///
@@ -77,9 +81,10 @@ final class CommandSession {
   ///   - sink: Where the display writes; standard output unless a test reads it.
   ///   - keys: The keys pressed; `nil` reads them from the terminal in the live view.
   ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
+  ///   - ready: The count that starts itself on `camera` (`--start-when-ready`), if asked for.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: Screen,
-    camera: LiveCamera?, identity: CameraIdentity? = nil,
+    camera: LiveCamera?, identity: CameraIdentity? = nil, ready: ReadyWatch? = nil,
     sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
     clock: any Clock<Duration> = ContinuousClock()
   ) {
@@ -92,12 +97,13 @@ final class CommandSession {
     self.keys = keys
     stage = ScreenStage(clock: clock)
     model = stage.adopt(
-      ScreenStage.Parts(camera: camera, services: services, identity: identity), options: options)
+      ScreenStage.Parts(camera: camera, services: services, identity: identity, ready: ready),
+      options: options)
     model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
     model.preparation = options.sequential ? .sequential : .concurrent
     progress = Progress(
       phase: camera != nil ? .cameraOpening(takeNowAtStart: false) : .running,
-      framing: options.frame || options.remote != nil ? PhotoTimerPresentation.Framing() : nil,
+      framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
       timeline: Timeline(sequential: options.sequential))
   }
 
@@ -121,6 +127,7 @@ final class CommandSession {
     if let noPicture = screen.noPicture { try? sink.write("  \(noPicture)\n\n") }
     let display = makeDisplay(sink)
     let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+    self.input = input
     // NB: signals and keys are watched before anything starts, so one that arrives at any
     // instant is an input like the others.
     let watched = [
@@ -174,6 +181,7 @@ final class CommandSession {
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
     await stage.stopFeeding()
+    self.input = nil
     let last = model.presentation(isOver: true)
     remote?.hub.publish(last)
     await remote?.stop()
@@ -196,7 +204,9 @@ final class CommandSession {
     return ExitCode(progress.result, signal: progress.signal)
   }
 
-  private func startSession(takeNow: Bool = false) {
+  func startSession(takeNow: Bool = false) {
+    stage.stopWatchingForPeople()
+    progress.framing?.waiting = nil
     progress.framing?.problem = nil
     progress.framing?.cancelled = false
     model.startTimer()
@@ -231,11 +241,22 @@ final class CommandSession {
       guard case .cameraOpening(let takeNow) = progress.phase else { return }
       progress.phase = .running
       if !keepsFraming { startSession(takeNow: takeNow) }
+      watchForPeople(afterCount: false)
     case .previewStopped(let problem):
       model.post(note: "no preview: \(problem)")
       return
     case .remote(let command):
       command.answer(asked)
+    case .ready(.state(.ready)):
+      progress.framing?.waiting = nil
+      // NB: through the same gate as a key: nothing starts over a run, a failed camera or a
+      // program that is ending.
+      if presentation(model.snapshot).actions.contains(.start) { perform(.start, seconds: nil) }
+    case .ready(.state(.waiting(let words))):
+      guard !model.isSessionRunning, !progress.phase.isDone else { return }
+      progress.framing?.waiting = words
+    case .ready(.unavailable(let problem)):
+      progress.framing?.waiting = "no count by itself: \(problem)"
     }
     if !progress.phase.isDone { await draw(display) }
   }
@@ -249,7 +270,7 @@ final class CommandSession {
       presentation(model.snapshot, for: .phone), after: nil, time: now, camera: identity)
   }
 
-  private func presentation(
+  func presentation(
     _ snapshot: PhotoTimerViewModel.Snapshot,
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
@@ -289,6 +310,8 @@ final class CommandSession {
       progress.framing?.cancelled = true
       if !keepsFraming || progress.phase.endAsked {
         progress.phase = .done(asked: progress.phase.endAsked)
+      } else {
+        watchForPeople(afterCount: true)
       }
     case .ended(let result):
       ended(result)
@@ -325,52 +348,14 @@ final class CommandSession {
     case .cancelled:
       progress.framing?.cancelled = true
     }
+    watchForPeople(afterCount: true)
   }
 
-  /// A key: the first of its actions the presentation allows now (space takes it now while
-  /// counting, else starts), done as every other front end does it.
-  private func pressed(_ key: Key) {
-    let shown = presentation(model.snapshot)
-    if let action = shown.first(of: key.actions(framing: keepsFraming)) {
-      perform(action, seconds: nil)
-    }
-  }
-
-  /// A phone's intent: allowed by the same presentation as the keys, refused with its reason
-  /// otherwise (a second tap on Start while the count runs never starts a second run).
-  private func asked(_ intent: RemoteIntent) -> RemoteReply {
-    RemoteLink.answer(intent, shown: presentation(model.snapshot, for: .phone)) {
-      perform($0, seconds: $1)
-    }
-  }
-
-  /// Does an action the presentation allows now.
-  private func perform(_ action: PhotoTimerPresentation.Action, seconds: Int?) {
-    switch action {
-    case .start:
-      if let seconds { model.countdownSeconds = seconds }
-      startSession()
-    case .takeNow:
-      // NB: allowed before the count only while the camera opens: it begins at once then.
-      if model.isSessionRunning {
-        model.takeNow()
-      } else if progress.phase.isCameraOpening {
-        progress.phase = .cameraOpening(takeNowAtStart: true)
-      }
-    case .cancel: model.cancel()
-    case .restart: model.restart()
-    case .quit: stop()
-    }
-  }
-
-  /// Ends everything: the count, and (with `--frame`) the framing.
-  private func stop() {
-    if model.isSessionRunning {
-      // The cancel's update ends the loop, once the display has shown it.
-      progress.phase = .stopping
-      model.cancel()
-    } else {
-      progress.phase = .done(asked: true)
-    }
+  /// With `--start-when-ready`, while framing: watches for the people, shows what the count
+  /// waits for, and starts it once they are in and still (after a count, once the picture
+  /// has emptied first).
+  private func watchForPeople(afterCount: Bool) {
+    guard let input, stage.ready != nil, progress.phase == .running else { return }
+    stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
   }
 }

@@ -76,7 +76,7 @@ struct PhotoTimerCommand {
         hasCamera: parts.hasCamera)
       let session = CommandSession(
         options: run, services: parts.services, screen: screen, camera: parts.camera,
-        identity: parts.identity)
+        identity: parts.identity, ready: parts.ready)
       exit(await session.run().rawValue)
     }
   }

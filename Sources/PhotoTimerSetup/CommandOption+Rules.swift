@@ -44,6 +44,14 @@ extension CommandOption {
       "--remote needs a camera to show; it cannot be combined with --simulate"
     },
     Conflict([.remote, .interval], because: ": a time-lapse does not wait for the remote"),
+    Conflict([.startWhenReady, .simulate]) { _ in
+      "--start-when-ready needs a camera to watch; it cannot be combined with --simulate"
+    },
+    Conflict([.startWhenReady, .noPeople]) { _ in
+      "--start-when-ready looks for the people; it cannot be combined with --no-people"
+    },
+    Conflict(
+      [.startWhenReady, .interval], because: ": a time-lapse does not wait for the people"),
   ]
 
   /// Every option that needs another, declared once.

@@ -15,7 +15,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   case keepOriginal
   case simulate, sequential, json, verbose, beep, noBeep, noColor, burst, interval, count, size
   case quality, cameraWait
-  case frame, noPreview, mirror, noMirror
+  case frame, startWhenReady, noPreview, mirror, noMirror
   case remote
   case help, version
 
@@ -341,6 +341,24 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
             + "quits"
         ],
         set: .flag { $0.frame = true })
+    case .startWhenReady:
+      Declaration(
+        names: ["--start-when-ready"], value: .optional(name: "N", example: "4"),
+        help: [
+          "start the count by itself once the people are in the picture and hold still: =N "
+            + "waits for N people, else for at least one and a number steady for 1.5 s; the "
+            + "next count waits for the picture to empty; space still starts at once; keeps "
+            + "framing after each photo, like --frame"
+        ],
+        set: .parse { run, text in
+          run.startWhenReady = true
+          guard !text.isEmpty else { return [] }
+          guard let people = Int(text), (1...50).contains(people) else {
+            return ["--start-when-ready=N takes a number of people from 1 to 50, not '\(text)'"]
+          }
+          run.readyPeople = people
+          return []
+        })
     case .noPreview:
       Declaration(
         names: ["--no-preview"], value: nil,

@@ -65,6 +65,10 @@ package struct CommandOptions: Equatable {
     package var color = true
     /// `--frame`: the preview runs and each count waits for space.
     package var frame = false
+    /// `--start-when-ready`: the count starts by itself once the people are in and still.
+    package var startWhenReady = false
+    /// `--start-when-ready=N`: how many people it waits for (`nil`: at least one, steady).
+    package var readyPeople: Int?
     /// Where the phone's remote listens, or `nil` for none.
     package var remote: RemoteAddress?
     /// Whether the live view may show the live picture (`--no-preview` turns it off).

@@ -143,6 +143,17 @@ package enum ProgramSetup {
     return pipeline.peopleStep { try await model.finder() }
   }
 
+  /// The count that starts itself, when the options ask for one (`--start-when-ready`) and
+  /// the screen holds a camera to watch; it reads dlib's model as the people step does.
+  package static func readyWatch(
+    _ options: CommandOptions.RunOptions, camera: LiveCamera?
+  ) -> ReadyWatch? {
+    guard options.startWhenReady, let camera else { return nil }
+    let model = FaceModel.standard
+    model.preload()
+    return ReadyWatch(camera: camera, wanted: options.readyPeople) { try await model.finder() }
+  }
+
   private static func pipeline(
     _ source: any CameraSource, _ options: CommandOptions.RunOptions
   )

@@ -42,16 +42,20 @@ package final class ScreenStage {
     /// Whether the options open a camera (held by the screen or not); `false` for the
     /// simulation.
     package var hasCamera: Bool
+    /// The count that starts itself (`--start-when-ready`) on the camera the screen holds,
+    /// or `nil`.
+    package var ready: ReadyWatch?
 
     /// Parts made elsewhere (a test's services).
     package init(
       camera: LiveCamera?, services: PhotoTimerServices, identity: CameraIdentity,
-      hasCamera: Bool? = nil
+      hasCamera: Bool? = nil, ready: ReadyWatch? = nil
     ) {
       self.camera = camera
       self.services = services
       self.identity = identity
       self.hasCamera = hasCamera ?? (camera != nil)
+      self.ready = ready
     }
 
     /// Builds the camera, the services and the camera's name from `options`.
@@ -72,7 +76,7 @@ package final class ScreenStage {
       return Parts(
         camera: camera, services: services.mapErrors(CommandAdvice.advise),
         identity: ProgramSetup.identity(options, source: source, fallback: fallback),
-        hasCamera: source != nil)
+        hasCamera: source != nil, ready: ProgramSetup.readyWatch(options, camera: camera))
     }
   }
 
@@ -93,8 +97,18 @@ package final class ScreenStage {
     case previewStopped(any Error)
   }
 
+  /// What the count that starts itself says, for the front end to show.
+  package enum ReadyReport: Sendable, Equatable {
+    /// What it waits for, or that everyone is ready (then start the count).
+    case state(ReadyRule.State)
+    /// It cannot watch (no face model): why, in words; counts start by hand.
+    case unavailable(String)
+  }
+
   /// The camera the screen holds now, or `nil`.
   package private(set) var camera: LiveCamera?
+  /// The count that starts itself on the current camera, or `nil`.
+  package private(set) var ready: ReadyWatch?
   /// The model over the current services, or `nil` before the first build.
   package private(set) var model: PhotoTimerViewModel?
   /// The current camera as every output names it.
@@ -112,6 +126,8 @@ package final class ScreenStage {
   private var tasks: [Task<Void, Never>] = []
   private var remote: (link: RemoteLink, feed: Task<Void, Never>)?
   private var rebuilding: Task<Void, Never>?
+  /// The wait for the people before the next count, while one runs.
+  private var readyWait: Task<Void, Never>?
 
   /// A stage that shows its previews on `screen` (none: no picture to feed).
   ///
@@ -135,6 +151,7 @@ package final class ScreenStage {
       countdownSeconds: options.seconds, services: parts.services, clock: clock,
       cameraWaitLimit: .seconds(options.cameraWait))
     camera = parts.camera
+    ready = parts.ready
     self.model = model
     identity = parts.identity
     if let remote { show(on: remote.link) }
@@ -166,6 +183,44 @@ package final class ScreenStage {
   package func keep(_ work: @escaping @MainActor (PhotoTimerViewModel) async -> Void) {
     guard let model, !isClosed else { return }
     tasks.append(Task { await work(model) })
+  }
+
+  /// With a count that starts itself: watches the camera the screen holds until the people
+  /// are in and still, and says what it waits for through `report`, the last time
+  /// `.state(.ready)` (the front end starts the count, if its gate allows it now). A wait
+  /// under way starts over; ``stopWatchingForPeople()``, a rebuild and ``close()`` end it.
+  ///
+  /// - Parameters:
+  ///   - afterCount: A count has just ended: the picture must empty first.
+  ///   - report: Called on the main actor with each new state.
+  package func watchForPeople(
+    afterCount: Bool, report: @escaping @MainActor (ReadyReport) -> Void
+  ) {
+    readyWait?.cancel()
+    guard let ready, !isClosed else { return }
+    let previous = readyWait
+    readyWait = Task {
+      await previous?.value
+      let (reports, input) = AsyncStream.makeStream(of: ReadyReport.self)
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+          do {
+            try await ready.wait(afterCount: afterCount) { input.yield(.state($0)) }
+          } catch is CancellationError {
+          } catch {
+            input.yield(.unavailable("\(CommandAdvice.advise(error))"))
+          }
+          input.finish()
+        }
+        for await next in reports where !Task.isCancelled { report(next) }
+      }
+    }
+  }
+
+  /// Stops watching for the people (a count started); returns at once, the wait ends soon
+  /// after and is awaited by the next wait or the tear-down.
+  package func stopWatchingForPeople() {
+    readyWait?.cancel()
   }
 
   /// Feeds the phone's remote the previews of the camera the screen holds, now and after each
@@ -222,9 +277,11 @@ package final class ScreenStage {
     let tasks = tasks
     self.model = nil
     self.camera = nil
+    ready = nil
     self.tasks = []
     model?.cancel()
     await model?.waitForRun()
+    await endReadyWait()
     let feed = remote?.feed
     feed?.cancel()
     for task in tasks { task.cancel() }
@@ -236,6 +293,7 @@ package final class ScreenStage {
   /// Cancels the feeds and the front end's tasks and waits until each has ended; the camera
   /// stays open (the terminal's last screen is drawn before it closes).
   package func stopFeeding() async {
+    await endReadyWait()
     let tasks = tasks
     self.tasks = []
     for task in tasks { task.cancel() }
@@ -250,6 +308,14 @@ package final class ScreenStage {
     await rebuilding?.value
     await tearDown()
     await stopShowingOnRemote()
+  }
+
+  /// Cancels the wait for the people and waits until it has ended.
+  private func endReadyWait() async {
+    let wait = readyWait
+    readyWait = nil
+    wait?.cancel()
+    await wait?.value
   }
 
   /// Shows `camera`'s previews on `screen`, the newest each time, asking again for the room

@@ -108,6 +108,12 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
         name: "framing after two photos", state: PhotoTimerState(),
         context: .init(hasRun: true, framing: .init(photos: 2, lastFile: "IMG_2.jpg"))),
       PresentationExample(
+        name: "framing, the count waiting for the people", state: PhotoTimerState(),
+        context: .init(
+          hasRun: true,
+          framing: .init(
+            photos: 1, lastFile: "IMG_1.jpg", waiting: "waiting for everyone: 4 of 6"))),
+      PresentationExample(
         name: "framing after a cancel", state: PhotoTimerState(),
         context: .init(hasRun: true, framing: .init(photos: 0, cancelled: true))),
       PresentationExample(

@@ -98,6 +98,10 @@ struct ArgumentParserTests {
     #expect(try options(["--no-beep"]).beep == false)
     #expect(try options(["--json", "--sequential"]).json)
     #expect(try options(["--no-color"]).color == false)
+    #expect(try options(["--start-when-ready"]).startWhenReady)
+    #expect(try options(["--start-when-ready"]).readyPeople == nil)
+    #expect(try options(["--start-when-ready=6"]).readyPeople == 6)
+    #expect(try options([]).startWhenReady == false)
     #expect(
       try CommandOptions(arguments: [], environment: ["NO_COLOR": "1"]).action
         == .run(
@@ -163,6 +167,18 @@ struct ArgumentParserTests {
       (["-x"], ["unknown option '-x'; see 'phototimer --help'"]),
       (["--burst", "0"], ["--burst takes a whole number of photos from 1 to 100, not '0'"]),
       (["--count", "5"], ["--count needs --interval SECONDS (the time between shots)"]),
+      (
+        ["--start-when-ready=0"],
+        ["--start-when-ready=N takes a number of people from 1 to 50, not '0'"]
+      ),
+      (
+        ["--start-when-ready=all"],
+        ["--start-when-ready=N takes a number of people from 1 to 50, not 'all'"]
+      ),
+      (
+        ["--no-people", "--start-when-ready"],
+        ["--start-when-ready looks for the people; it cannot be combined with --no-people"]
+      ),
       (["--interval", "10"], ["--interval needs --count N (how many shots)"]),
       (
         ["--interval", "0.5", "--count", "x"],

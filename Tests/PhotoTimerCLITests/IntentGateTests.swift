@@ -71,6 +71,10 @@ struct IntentGateTests {
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
     ],
+    "framing, the count waiting for the people": [
+      .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
+      .restart: "no count is running", .quit: nil,
+    ],
     "framing after a cancel": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,

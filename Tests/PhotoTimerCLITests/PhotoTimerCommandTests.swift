@@ -29,9 +29,20 @@ struct CommandRun {
     return url
   }()
 
-  /// Runs `phototimer` with `arguments`; `interrupt` sends SIGINT once the first line is out.
+  /// Runs `phototimer` with `arguments`; `interruptAfterFirstLine` sends SIGINT once the first
+  /// line is out.
   static func run(
     _ arguments: [String], interruptAfterFirstLine: Bool = false
+  ) async throws -> CommandRun {
+    // The first line is out, so the signal arrives mid-run, not before the handler.
+    try await run(arguments, interruptWhen: interruptAfterFirstLine ? "\n" : nil)
+  }
+
+  /// Runs `phototimer` with `arguments`, sending SIGINT once its output holds `interruptWhen`,
+  /// and calling `received` with all of its output so far after each chunk.
+  static func run(
+    _ arguments: [String], interruptWhen: String?, timeLimit: Duration = .seconds(50),
+    received: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws -> CommandRun {
     // NB: a home of its own, so a run that saves to the default folder never touches the real
     // ~/Pictures.
@@ -41,9 +52,10 @@ struct CommandRun {
         binary.path,
       ] + arguments
     let interrupted = Locked(false)
-    let result = try await ChildProcess.run(command, timeLimit: .seconds(50)) { child, output in
-      // The first line is out, so the signal arrives mid-run, not before the handler.
-      guard interruptAfterFirstLine, output.contains(UInt8(ascii: "\n")) else { return }
+    let result = try await ChildProcess.run(command, timeLimit: timeLimit) { child, output in
+      let text = String(decoding: output, as: UTF8.self)
+      received(text)
+      guard let interruptWhen, text.contains(interruptWhen) else { return }
       let first = interrupted.withLock { sent in
         defer { sent = true }
         return !sent

@@ -61,6 +61,17 @@ struct PresentationTests {
       "actions quit",
       "animating false",
     ],
+    "framing, the count waiting for the people": [
+      "count -",
+      "status [plain] Waiting for everyone: 4 of 6 · or press space to start now"
+        + " · ✓ 1 taken, last IMG_1.jpg",
+      "row camera [pending] ",
+      "row location [pending] ",
+      "row filter [pending] ",
+      "row people [pending] ",
+      "actions start, quit",
+      "animating false",
+    ],
     "framing after a cancel": [
       "count -",
       "status [plain] Cancelled: press space to count again",
@@ -233,6 +244,11 @@ struct PhoneWordsTests {
   func words() {
     let ready = PhotoTimerPresentation(state: PhotoTimerState(), context: .init(audience: .phone))
     #expect(ready.status.text == "Frame the shot, then tap Start to count")
+    let waiting = PhotoTimerPresentation(
+      state: PhotoTimerState(),
+      context: .init(
+        hasRun: true, framing: .init(waiting: "hold still"), audience: .phone))
+    #expect(waiting.status.text == "Hold still · or tap Start to start now")
     let captured = PresentationExample.all.first { $0.name == "captured" }
     var context = captured?.context ?? .init()
     context.audience = .phone

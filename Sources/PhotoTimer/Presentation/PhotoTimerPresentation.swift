@@ -75,6 +75,9 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     public var problem: String?
     /// The last count was cancelled (said until the next one starts).
     public var cancelled: Bool
+    /// What a count that starts by itself waits for (`waiting for everyone: 4 of 6`, `hold
+    /// still`), or `nil` when counts start by hand only.
+    public var waiting: String?
 
     /// Creates a framing note.
     ///
@@ -83,13 +86,16 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     ///   - lastFile: The last photo's file name.
     ///   - problem: Why the last count gave no photo.
     ///   - cancelled: The last count was cancelled.
+    ///   - waiting: What a count that starts by itself waits for.
     public init(
-      photos: Int = 0, lastFile: String? = nil, problem: String? = nil, cancelled: Bool = false
+      photos: Int = 0, lastFile: String? = nil, problem: String? = nil, cancelled: Bool = false,
+      waiting: String? = nil
     ) {
       self.photos = photos
       self.lastFile = lastFile
       self.problem = problem
       self.cancelled = cancelled
+      self.waiting = waiting
     }
   }
 
@@ -255,10 +261,16 @@ extension PhotoTimerPresentation {
   }
 
   private static func framingStatus(_ framing: Framing, audience: Audience) -> Status {
+    let start = audience.prompt(.start)
     var text =
       framing.cancelled
-      ? "Cancelled: \(audience.prompt(.start)) to count again"
-      : "Framing: \(audience.prompt(.start)) to start the count"
+      ? "Cancelled: \(start) to count again"
+      : "Framing: \(start) to start the count"
+    if let waiting = framing.waiting {
+      // NB: what the people are waited for leads; starting by hand stays one tap away.
+      text = (framing.cancelled ? "Cancelled · " : "") + sentence(waiting, ellipsis: false)
+      text += " · or \(start) to start now"
+    }
     if let file = framing.lastFile {
       text += " · ✓ \(framing.photos) taken, last \(file)"
     }

@@ -61,33 +61,7 @@ public final class PeopleWatcher: Sendable {
     var said: PeopleSummary?
     for try await frame in frames {
       try Task.checkCancellation()
-      let (known, everywhere) = state.withLock { state -> ([PixelBox], Bool) in
-        let known = state.tracker.known
-        // NB: the whole frame at most once an interval, people or not: with no one in the
-        // picture, a search everywhere on every frame took a core (the search is the costly
-        // part; following known faces is cheap).
-        let due = state.lastEverywhere.map { frame.timestamp - $0 >= everywhereEvery } ?? true
-        return (known, due)
-      }
-      let search = search
-      // NB: a cancel returns at once: one pass of the detector over a whole frame cannot stop
-      // halfway, and the run (the shutter, a cancel) must not wait for it.
-      let (faces, sharpness) = try await OffPool.runAbandoningOnCancel { isCancelled in
-        let faces = try search.faces(
-          in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
-        return (faces, faces.isEmpty ? nil : frame.faceSharpness(faces.map(\.box)))
-      }
-      let summary = state.withLock { state -> PeopleSummary in
-        if everywhere { state.lastEverywhere = frame.timestamp }
-        state.tracker.update(faces, at: frame.timestamp)
-        state.frames += 1
-        state.width = frame.width
-        if let sharpness {
-          state.sharpness.append(sharpness)
-          state.sharpness.removeFirst(max(0, state.sharpness.count - Self.sharpnessFrames))
-        }
-        return state.tracker.summary
-      }
+      let summary = try await look(at: frame)
       if summary != said {
         said = summary
         report(summary)
@@ -95,5 +69,71 @@ public final class PeopleWatcher: Sendable {
     }
     try Task.checkCancellation()
     return summary
+  }
+
+  /// Waits until the people in `frames` are ready by `rule` (a count that starts itself):
+  /// feeds it the people followed in each frame, calls `report` each time what it waits for
+  /// changes, and returns once everyone is in and still.
+  ///
+  /// ```swift
+  /// try await watcher.waitUntilReady(frames, rule: ReadyRule(wanted: 6)) { state in
+  ///   show(state.description)  // "waiting for everyone: 4 of 6", "hold still"
+  /// }
+  /// model.startTimer()
+  /// ```
+  ///
+  /// - Throws: `CancellationError` when cancelled or when the frames end first (the camera
+  ///   closed); what the finder throws.
+  public func waitUntilReady<Frames: AsyncSequence & Sendable>(
+    _ frames: Frames, rule: ReadyRule, report: @Sendable (ReadyRule.State) -> Void
+  ) async throws where Frames.Element == Frame {
+    var rule = rule
+    var said: ReadyRule.State?
+    for try await frame in frames {
+      try Task.checkCancellation()
+      try await look(at: frame)
+      // NB: the people followed, not this frame's faces alone: a face the detector misses in
+      // one frame is still in the group, and does not start the steady wait over.
+      let state = rule.observe(people.map(\.box), at: frame.timestamp)
+      if state != said {
+        said = state
+        report(state)
+      }
+      if state == .ready { return }
+    }
+    throw CancellationError()
+  }
+
+  /// Looks at one frame: searches it (everywhere when that is due, else around the people
+  /// followed), follows who it finds, and returns what it sees now.
+  @discardableResult
+  private func look(at frame: Frame) async throws -> PeopleSummary {
+    let (known, everywhere) = state.withLock { state -> ([PixelBox], Bool) in
+      let known = state.tracker.known
+      // NB: the whole frame at most once an interval, people or not: with no one in the
+      // picture, a search everywhere on every frame took a core (the search is the costly
+      // part; following known faces is cheap).
+      let due = state.lastEverywhere.map { frame.timestamp - $0 >= everywhereEvery } ?? true
+      return (known, due)
+    }
+    let search = search
+    // NB: a cancel returns at once: one pass of the detector over a whole frame cannot stop
+    // halfway, and the run (the shutter, a cancel) must not wait for it.
+    let (faces, sharpness) = try await OffPool.runAbandoningOnCancel { isCancelled in
+      let faces = try search.faces(
+        in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
+      return (faces, faces.isEmpty ? nil : frame.faceSharpness(faces.map(\.box)))
+    }
+    return state.withLock { state -> PeopleSummary in
+      if everywhere { state.lastEverywhere = frame.timestamp }
+      state.tracker.update(faces, at: frame.timestamp)
+      state.frames += 1
+      state.width = frame.width
+      if let sharpness {
+        state.sharpness.append(sharpness)
+        state.sharpness.removeFirst(max(0, state.sharpness.count - Self.sharpnessFrames))
+      }
+      return state.tracker.summary
+    }
   }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import PhotoTimerConcurrency
+import PhotoTimerPOSIX
+import Testing
+
+/// `--start-when-ready`, end to end: the built binary on a video of an empty picture that the
+/// astronaut walks into after 4 s, with dlib's real model.
+@Suite("A count that starts when the people are in, end to end", .serialized)
+struct ReadyCommandTests {
+  /// How long the picture is empty at the video's start.
+  static let emptyFor = 4.0
+
+  /// A video in `folder`: a grey, empty picture for ``emptyFor`` seconds, then the astronaut
+  /// for 40 s (MJPEG, 30 frames a second, the portrait's size). Every frame a frame of its own
+  /// (see `PeopleCommandTests.blinkingVideo`).
+  private static func arrivingVideo(in folder: URL) async throws -> URL {
+    let video = folder.appendingPathComponent("arrive.avi")
+    let encoded = try await ChildProcess.run([
+      "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin",
+      "-f", "lavfi", "-i", "color=c=0x8a8580:s=512x512:r=30:d=\(emptyFor)",
+      "-loop", "1", "-framerate", "30", "-t", "40", "-i", PeopleCommandTests.astronaut.path,
+      "-filter_complex",
+      "[0:v]format=yuvj420p[empty];[1:v]format=yuvj420p[person];"
+        + "[empty][person]concat=n=2:v=1",
+      "-r", "30", "-c:v", "mjpeg", "-q:v", "3", video.path,
+    ])
+    #expect(encoded.succeeded, "\(encoded.standardError)")
+    return video
+  }
+
+  /// Runs the command until its output holds `until`, then sends SIGINT; returns the run and
+  /// how long after the start its output first held `starts`.
+  private static func run(
+    _ arguments: [String], starts: String, until: String
+  ) async throws -> (run: CommandRun, started: Duration?) {
+    let launched = ContinuousClock.now
+    let started = Locked<Duration?>(nil)
+    let run = try await CommandRun.run(arguments, interruptWhen: until, timeLimit: .seconds(90)) {
+      output in
+      guard output.contains(starts) else { return }
+      started.withLock { $0 = $0 ?? launched.duration(to: .now) }
+    }
+    return (run, started.withLock { $0 })
+  }
+
+  @Test("--json: the count starts only once she is in the picture and still; one photo of her")
+  func json() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let video = try await Self.arrivingVideo(in: folder)
+    let (run, started) = try await Self.run(
+      [
+        "--json", "--start-when-ready", "-s", "1", "--no-location", "--filter", "none",
+        "--blink-window", "0", "--camera", "ffmpeg:\(video.path)", "-o",
+        folder.appendingPathComponent("photos").path,
+      ], starts: #""event":"started""#, until: #""event":"captured""#)
+    // NB: a photo, then Ctrl-C while framing for the next group: a session with a photo.
+    #expect(run.status == 0, "\(run.error)")
+    let start = try #require(started, "no count started: \(run.output)")
+    // She enters at 4 s of the video, which starts playing after the launch; then she must
+    // hold still for 1 s. A lower bound only: a loaded machine makes it later, never sooner.
+    #expect(start >= .seconds(Self.emptyFor + 1), "started \(start) after the launch")
+    let events = try run.output.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(events.filter { $0["event"] as? String == "started" }.count == 1)
+    let captured = try #require(events.first { $0["event"] as? String == "captured" })
+    let file = try #require(captured["file"] as? String)
+    #expect(FileManager.default.fileExists(atPath: file))
+    if let people = captured["people"] as? [String: Any] {
+      #expect(people["count"] as? Int == 1, "\(people)")
+    }
+  }
+
+  @Test("Plain lines say what the count waits for, then count; the same group starts no second")
+  func plain() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let video = try await Self.arrivingVideo(in: folder)
+    let stepOut = "Next group: step out of the picture first"
+    let (run, _) = try await Self.run(
+      [
+        "--start-when-ready=1", "-s", "1", "--no-location", "--filter", "none", "--camera",
+        "ffmpeg:\(video.path)", "-o", folder.appendingPathComponent("photos").path,
+      ], starts: "Counting down: 1", until: stepOut)
+    #expect(run.status == 0, "\(run.error)")
+    let lines = run.output.split(separator: "\n").map { line in
+      line.firstRange(of: "s  ").map { String(line[$0.upperBound...]) } ?? String(line)
+    }
+    // NB: "0 of 1" while the picture is empty, unless the model took longer than that to read
+    // (a loaded machine): then "face model still loading" until she is in.
+    let waiting = try #require(
+      lines.firstIndex {
+        $0.hasPrefix("Waiting for everyone: 0 of 1 · or press space to start now")
+          || $0.hasPrefix("Face model still loading · or press space to start now")
+      }, "\(lines)")
+    let still = try #require(lines.firstIndex { $0.hasPrefix("Hold still") }, "\(lines)")
+    let counting = try #require(lines.firstIndex { $0 == "Counting down: 1" }, "\(lines)")
+    let saved = try #require(lines.firstIndex { $0.hasPrefix("Saved ") }, "\(lines)")
+    let next = try #require(lines.firstIndex { $0.hasPrefix(stepOut) }, "\(lines)")
+    #expect(waiting < still && still < counting && counting < saved && saved < next)
+    // She is still there, and still: no second count.
+    #expect(lines.filter { $0 == "Counting down: 1" }.count == 1)
+  }
+
+  @Test("Refused with --no-people, with exit status 2 and the reason")
+  func refused() async throws {
+    let run = try await CommandRun.run(["--start-when-ready", "--no-people", "--camera", "scene"])
+    #expect(run.status == 2)
+    #expect(
+      run.error.contains(
+        "--start-when-ready looks for the people; it cannot be combined with --no-people"))
+  }
+
+  private static func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-ready-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
