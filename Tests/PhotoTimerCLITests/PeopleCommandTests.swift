@@ -64,7 +64,7 @@ struct PeopleCommandTests {
   }
 
   @Test(
-    "Blinking at zero: the photo is a frame of the window with her eyes open, and says when",
+    "Blinking at zero: the photo is a frame of the window with her eyes open, or says it is not; never a wrong word",
     arguments: [1, 2, 3])
   func blinkWindow(attempt: Int) async throws {
     let folder = try Self.folder()
@@ -87,18 +87,24 @@ struct PeopleCommandTests {
     }
     let people = try #require(captured["people"] as? [String: Any], "\(captured)")
     #expect(people["count"] as? Int == 1)
-    #expect(people["eyesClosed"] as? Int == 0, "\(people)")
     let offset = try #require(people["frameOffset"] as? Double, "\(people)")
     #expect(offset > -0.26 && offset <= 1.0, "\(people)")
-    // NB: a passing frame either way; which one depends on how fast the judge runs beside
-    // the other cases (a debug build, three counts at once): one that judges slower than the
-    // blink's shut half-second may reach no open frame after zero and keep the last one
-    // before it. FrameAtZeroTests proves the order on recorded frames.
-    let reasons = ["every eye open", "every eye open, just before zero"]
-    #expect(reasons.contains(people["frameReason"] as? String ?? ""), "\(people)")
     let photo = try #require(captured["file"] as? String)
     let (open, shut) = try Self.eyeDistances(URL(fileURLWithPath: photo))
-    #expect(open < shut, "the photo's eyes: \(open) from open, \(shut) from shut")
+    let reason = people["frameReason"] as? String ?? ""
+    // NB: a passing frame after zero, or just before it when the judge, slower than the
+    // blink's shut half-second beside the other cases, reaches no open frame after zero
+    // (FrameAtZeroTests proves the order on recorded frames). On a machine so loaded that it
+    // reaches none in the whole window (make stress: both cores busy beside the suite), the
+    // photo is the best it judged and says she blinks. Either way the words are the picture's.
+    if ["every eye open", "every eye open, just before zero"].contains(reason) {
+      #expect(people["eyesClosed"] as? Int == 0, "\(people)")
+      #expect(open < shut, "said open; the photo's eyes: \(open) from open, \(shut) from shut")
+    } else {
+      #expect(reason == "the best there was: 1 blinking", "\(people)")
+      #expect(people["eyesClosed"] as? Int == 1, "\(people)")
+      #expect(shut < open, "said shut; the photo's eyes: \(open) from open, \(shut) from shut")
+    }
   }
 
   @Test("--blink-window 0: the frame at zero, whoever blinks; the event says no frame offset")
