@@ -165,6 +165,25 @@ struct FrameAtZeroTests {
     #expect(session.read.withLock { $0 } == 11)
   }
 
+  @Test(
+    "too few looks, and a window seen only shut: the ring's last second teaches her open eyes, and no shut frame is called open"
+  )
+  func unlearnedShutWindow() async throws {
+    let finder = SquareFinder(aspectRatio: 0.35, closedBelow: 240, closedRatio: 0.2)
+    let pipeline = try await pipeline(finder: finder, looks: 2)
+    // Open in the ring's older frames (the count's last second), shut from -250 ms on.
+    let older = stride(from: -950, through: -300, by: 50).map { scene($0, open: true) }
+    let shut = stride(from: -250, through: -10, by: 60).map { scene($0, open: false) }
+    let session = RingSession(
+      held: older + shut,
+      coming: stride(from: 23, through: 1023, by: 100).map { scene($0, open: false) },
+      instant: .seconds(10))
+    let (_, people) = try #require(try await choose(pipeline, session))
+    #expect(people.eyesClosed == 1, "\(people)")
+    #expect(people.frame?.passed == false)
+    #expect(people.frame?.reason == "the best there was: 1 blinking")
+  }
+
   @Test("the stream fails after a frame was judged: the best judged so far is the photo")
   func streamFails() async throws {
     let session = RingSession(

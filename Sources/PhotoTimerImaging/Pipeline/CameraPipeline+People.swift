@@ -50,14 +50,19 @@ extension CameraPipeline {
   static var shutterLead: Duration { .milliseconds(250) }
   /// How many frames before zero are judged when none from zero on passed.
   static var framesBeforeZero: Int { 3 }
+  /// How far back the ring is read to learn the people's open eyes when the count did not.
+  static var learningLead: Duration { .seconds(1) }
+  /// How many of those frames are looked at, spread over them.
+  static var learningFrames: Int { 5 }
 
   /// The photo's frame when the people step follows someone at zero: judged frame by frame
   /// from zero on (the newest each time: a judge slower than the stream skips frames), the
   /// first where everyone is there with open eyes and sharp kept at once, else a few frames
   /// before zero judged too and the best kept; with who is in it and why it was kept. When the
   /// count looked too seldom to know everyone's open eyes (a busy machine), nothing is kept
-  /// early: the whole window is judged, their open eyes learned from it too, and every frame
-  /// judged again. `nil` when there is no choice to make: no window, a burst, no one followed
+  /// early: the whole window is judged, their open eyes learned from it and from the ring's
+  /// last second before zero (a window seen only shut would teach shut eyes as open), and
+  /// every frame judged again. `nil` when there is no choice to make: no window, a burst, no one followed
   /// (the step late or off), or a camera without a stream of frames to choose from.
   ///
   /// - Throws: `CancellationError` when cancelled; why the stream failed, if it failed
@@ -67,11 +72,15 @@ extension CameraPipeline {
   ) async throws -> (Frame, PeopleSummary)? {
     guard blinkWindow > .zero, burst == 1, let watcher = run.watcher.withLock({ $0 }),
       let atZero = watcher.atZero, atZero.people > 0,
-      let frames = try await session.shutterFrames(lead: Self.shutterLead)
+      let frames = try await session.shutterFrames(
+        lead: atZero.eyesLearned ? Self.shutterLead : max(Self.shutterLead, Self.learningLead))
     else { return nil }
     let search = watcher.search
     let halfFrame = frames.interval / 2
     let learned = atZero.eyesLearned
+    // NB: the candidates before zero are the lead's; older frames only teach open eyes.
+    let held = frames.held.filter { frames.instant - $0.timestamp <= Self.shutterLead }
+    let older = frames.held.filter { frames.instant - $0.timestamp > Self.shutterLead }
     var picker = FramePicker(
       people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
     var judged: [(frame: Frame, judgement: PeopleAtZero.Judgement)] = []
@@ -88,7 +97,7 @@ extension CameraPipeline {
     do {
       var settled = false
       var seen = frames.delivered
-      if let last = frames.held.last, frames.instant - last.timestamp <= halfFrame,
+      if let last = held.last, frames.instant - last.timestamp <= halfFrame,
         let frame = await last.read()
       {
         settled = try await judge(frame)
@@ -99,7 +108,7 @@ extension CameraPipeline {
         settled = try await judge(frame)
       }
       if !settled {
-        let before = frames.held.filter { frames.instant - $0.timestamp > halfFrame }
+        let before = held.filter { frames.instant - $0.timestamp > halfFrame }
         let step = max(1, before.count / Self.framesBeforeZero)
         for held in before.reversed().enumerated().filter({ $0.offset % step == 0 })
           .prefix(Self.framesBeforeZero).map(\.element)
@@ -111,9 +120,22 @@ extension CameraPipeline {
       // NB: the stream failed after frames were judged: the best of them is the photo.
     }
     if !learned {
-      // NB: everyone's open eyes from the count's few looks and the window's, then every
-      // frame judged again against them.
-      let relearned = atZero.learning(from: judged.map(\.judgement))
+      // NB: everyone's open eyes from the count's few looks, the window's and a few of the
+      // ring's last second, then every frame of the window judged again against them.
+      var lessons = judged.map(\.judgement)
+      let step = max(1, older.count / Self.learningFrames)
+      for held in older.enumerated().filter({ $0.offset % step == 0 })
+        .prefix(Self.learningFrames).map(\.element)
+      {
+        guard let frame = await held.read() else { continue }
+        let offset = frame.timestamp - frames.instant
+        let lesson = try? await OffPool.runAbandoningOnCancel { isCancelled in
+          try atZero.judge(frame, offset: offset, search: search, isCancelled: isCancelled)
+        }
+        if let lesson { lessons.append(lesson) }
+      }
+      try Task.checkCancellation()
+      let relearned = atZero.learning(from: lessons)
       picker = FramePicker(
         people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
       for (_, judgement) in judged { _ = picker.add(relearned.candidate(for: judgement)) }
