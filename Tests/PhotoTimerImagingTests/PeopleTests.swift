@@ -151,6 +151,20 @@ struct PeopleTests {
     #expect(baseline.isClosed(EyeMeasure(aspectRatio: now, irisShare: 0.6)) == closed)
   }
 
+  @Test(
+    "a photo's frame needs eyes clearly open: a half-shut blink near the closed bar is neither closed nor a keeper"
+  )
+  func clearlyOpen() {
+    var baseline = EyeBaseline()
+    for _ in 0..<10 { baseline.add(EyeMeasure(aspectRatio: 0.335, irisShare: 0.5)) }
+    // NB: the painted blink of the test videos: about 0.64 to 0.72 of her open eyes.
+    let halfShut = EyeMeasure(aspectRatio: 0.24, irisShare: 0.5)
+    #expect(!baseline.isClosed(halfShut))
+    #expect(!baseline.isClearlyOpen(halfShut))
+    #expect(baseline.isClearlyOpen(EyeMeasure(aspectRatio: 0.32, irisShare: 0.45)))
+    #expect(!baseline.isClearlyOpen(EyeMeasure(aspectRatio: 0.33, irisShare: 0.2)))
+  }
+
   @Test("before a baseline is learned, a common fixed threshold decides")
   func fallback() {
     let baseline = EyeBaseline()

@@ -122,6 +122,20 @@ public struct EyeBaseline: Sendable, Equatable {
   /// The open iris share learned so far, or `nil` before 5 samples.
   public var openIrisShare: Double? { Self.percentile(shares, 0.8) }
 
+  /// How much of a person's open aspect ratio a frame's eyes must keep to be kept as the
+  /// photo: more than not closed (``closedRatio``), so that a half-shut blink, which the
+  /// landmarks put near the closed bar, is never the photo "with every eye open".
+  public static let keeperRatio = 0.85
+
+  /// Whether `measure` shows the eyes clearly open, as a photo's frame needs: at least
+  /// ``keeperRatio`` of the open aspect ratio, and the iris showing where it shows when open.
+  /// Without a learned baseline, not closed by the fixed threshold.
+  public func isClearlyOpen(_ measure: EyeMeasure) -> Bool {
+    guard let open = openAspectRatio, let iris = openIrisShare else { return !isClosed(measure) }
+    guard measure.aspectRatio >= open * Self.keeperRatio else { return false }
+    return iris <= 0.3 || measure.irisShare >= iris * 0.6
+  }
+
   /// Whether `measure` shows the eyes closed for this person.
   public func isClosed(_ measure: EyeMeasure) -> Bool {
     guard let open = openAspectRatio, let iris = openIrisShare else {

@@ -78,13 +78,14 @@ public struct PeopleAtZero: Sendable {
   }
 
   /// A frame looked at, judged against each person's own open eyes: the candidate the
-  /// choice weighs.
+  /// choice weighs. Eyes count as closed here unless clearly open
+  /// (``EyeBaseline/isClearlyOpen(_:)``): the photo's frame needs more than "not blinking".
   public func candidate(for judgement: Judgement) -> FrameCandidate {
     let closed = judgement.sightings.filter { sighting in
       guard let eyes = sighting.eyes,
         let person = tracker.people.first(where: { $0.id == sighting.person })
       else { return false }
-      return person.baseline.isClosed(eyes)
+      return !person.baseline.isClearlyOpen(eyes)
     }
     return FrameCandidate(
       offset: judgement.offset, faces: judgement.sightings.count, eyesClosed: closed.count,
