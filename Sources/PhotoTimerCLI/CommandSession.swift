@@ -29,6 +29,8 @@ final class CommandSession {
     case remote(RemoteHub.Command)
     /// The count that starts itself says what it waits for, or that everyone is ready.
     case ready(ScreenStage.ReadyReport)
+    /// The faces followed in the picture now, to outline over the previews.
+    case faces([FaceMark])
   }
 
   /// The loop's own state: what only the command knows about the screen and the outcome.
@@ -47,6 +49,8 @@ final class CommandSession {
     /// When the first session started, and when the current one did, from it.
     var origin: ContinuousClock.Instant?
     var sessionStart = Duration.zero
+    /// The faces followed in the picture now.
+    var faces: [FaceMark] = []
   }
 
   let options: CommandOptions.RunOptions
@@ -161,6 +165,7 @@ final class CommandSession {
             input.yield(.cameraOpened(problem: "\(CommandAdvice.advise(error))"))
           case .previewStopped(let error):
             input.yield(.previewStopped("\(CommandAdvice.advise(error))"))
+          case .faces(let marks): input.yield(.faces(marks))
           case .building, .buildFailed, .built: break
           }
         }
@@ -257,6 +262,9 @@ final class CommandSession {
       progress.framing?.waiting = words
     case .ready(.unavailable(let problem)):
       progress.framing?.waiting = "no count by itself: \(problem)"
+    case .faces(let marks):
+      guard marks != progress.faces else { return }
+      progress.faces = marks
     }
     if !progress.phase.isDone { await draw(display) }
   }
@@ -281,7 +289,7 @@ final class CommandSession {
     let framing = snapshot.isSessionRunning || opening ? nil : progress.framing
     return snapshot.presentation(
       cameraStarting: opening, isOver: over, framing: framing,
-      audience: audience, startsWhenReady: !keepsFraming)
+      audience: audience, startsWhenReady: !keepsFraming, faces: progress.faces)
   }
 
   /// What the model's change means for the command: the chart, the outcome, the end.

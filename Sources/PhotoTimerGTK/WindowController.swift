@@ -65,6 +65,10 @@ final class WindowController {
   // What is shown.
   var mirrored: Bool
   private var previewLook: Look?
+  /// The faces followed in the picture now (the stage's), and the ones the last render
+  /// outlines over the preview.
+  private var faces: [FaceMark] = []
+  private var outlinedFaces: [FaceMark] = []
   /// Whether the last render showed a run: the remote's popover closes once when a count
   /// starts (a count started from the phone must not be hidden under it), and may be opened
   /// again.
@@ -144,6 +148,7 @@ final class WindowController {
       // NB: no stale picture of the camera that was: black until the new one's first frame.
       views.preview.clear()
       problem = nil
+      faces = []
     case .buildFailed(let error):
       problem = "\(CommandAdvice.advise(error))"
     case .built(let model):
@@ -158,6 +163,10 @@ final class WindowController {
       problem = "camera: \(CommandAdvice.advise(error))"
     case .previewStopped(let error):
       problem = "no preview: \(CommandAdvice.advise(error))"
+    case .faces(let marks):
+      guard marks != faces else { return }
+      faces = marks
+      trace?.record("faces", Int64(marks.count))
     }
     render()
   }
@@ -199,7 +208,7 @@ final class WindowController {
       return PhotoTimerPresentation(
         state: PhotoTimerState(), context: .init(cameraStarting: true, audience: audience))
     }
-    return model.presentation(problem: problem, isOver: closing, audience: audience)
+    return model.presentation(problem: problem, isOver: closing, audience: audience, faces: faces)
   }
 
   /// Everything on screen from the model's presentation.
@@ -209,6 +218,7 @@ final class WindowController {
     let shown = presentation(for: .keyboard)
     remote?.hub.publish(presentation(for: .phone))
     let content = WindowContent(shown)
+    outlinedFaces = page == .preview ? shown.faces : []
     if running, !renderedRunning { views.remote.closePopover() }
     renderedRunning = running
     views.preview.render(content)
@@ -275,16 +285,22 @@ extension WindowController: PreviewTarget {
   var previewRoom: PreviewSize? { views.preview.room }
   var previewMirrored: Bool { mirrored }
 
-  /// Shows a camera's frame with the suggested look once the filter step chose it: the look
-  /// runs off the main thread (on the shared queue, no thread per frame); the main thread only
+  /// Shows a camera's frame with the suggested look once the filter step chose it and the
+  /// faces followed outlined on it: both run off the main thread (on the shared queue, no
+  /// thread per frame, on a copy: the photo never carries them); the main thread only
   /// hands the bytes to GTK. RGB as it is: converting to cairo's BGRA ourselves measured
   /// slower (BENCHMARKS.md).
   func show(preview frame: Frame) async {
     var shown = frame
-    if let look = previewLook {
+    let look = previewLook
+    let marks = outlinedFaces
+    // NB: the feed mirrors the frame as the window does now; the faces follow the frame.
+    let mirrored = mirrored
+    if look != nil || !marks.isEmpty {
       shown = await OffPool.quick {
         var copy = frame
-        look.applyInPlace(to: &copy)
+        look?.applyInPlace(to: &copy)
+        FaceOutline.draw(marks, mirrored: mirrored, on: &copy)
         return copy
       }
     }

@@ -95,6 +95,9 @@ package final class ScreenStage {
     case cameraFailed(any Error)
     /// The preview stopped; the run goes on without it.
     case previewStopped(any Error)
+    /// The faces followed in the picture now (empty: none, or no one follows them): the
+    /// front end outlines them over its preview, through its presentation.
+    case faces([FaceMark])
   }
 
   /// What the count that starts itself says, for the front end to show.
@@ -175,6 +178,12 @@ package final class ScreenStage {
       if let problem = await Self.feed(camera, to: screen) {
         self?.report(.previewStopped(problem))
       }
+    }
+    // NB: the phone draws the faces too, so they are followed with or without a screen.
+    keep { [weak self] _ in
+      do {
+        for try await marks in camera.faces.changes() { self?.report(.faces(marks)) }
+      } catch {}
     }
   }
 

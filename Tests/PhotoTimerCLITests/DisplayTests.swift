@@ -81,6 +81,46 @@ struct DisplayTests {
   }
 
   @Test(
+    "The faces are outlined over the live picture in green, amber for a blink; not over the flash")
+  func faces() async throws {
+    let sink = MemorySink()
+    let clock = TestClock()
+    let display = LiveDisplay(
+      title: "test camera", color: false, beep: false, sink: sink, terminal: nil,
+      preview: .halfBlocks, mirrored: true, size: { (columns: 60, rows: 20) }, frameLog: nil,
+      spinnerClock: clock)
+    let room = try #require(display.previewRoom)
+    var frame = Frame(width: room.width, height: room.height)
+    for y in 0..<frame.height {
+      for x in 0..<frame.width { frame[x, y] = RGB(red: 0x33, green: 0x66, blue: 0xCC) }
+    }
+    let example = try #require(
+      PresentationExample.all.first { $0.name == "framing after two photos" })
+    var context = example.context
+    context.faces = [
+      FaceMark(x: 0.1, y: 0.2, width: 0.3, height: 0.5, eyes: .open),
+      FaceMark(x: 0.6, y: 0.2, width: 0.3, height: 0.5, eyes: .closed),
+    ]
+    let framing = PhotoTimerPresentation(state: example.state, context: context)
+    await display.show(framing, after: nil, time: .zero)
+    await display.show(preview: frame)
+    #expect(sink.text.contains(";51;209;122"), "green: open eyes")
+    #expect(sink.text.contains(";255;176;0"), "amber: a blink")
+    // The shutter: the white flash carries no outline.
+    let shutter = PhotoTimerViewModel.Update(
+      cause: .event(.run(PhotoTimerEvent(offset: .seconds(3), kind: .shutter), runStart: .zero)),
+      snapshot: PhotoTimerViewModel.Snapshot(hasRun: true))
+    sink.clear()
+    await display.show(framing, after: shutter, time: .seconds(3))
+    #expect(sink.text.contains("38;2;255;255;255"))
+    #expect(!sink.text.contains(";51;209;122") && !sink.text.contains(";255;176;0"))
+    await clock.waitForSleepers(1)
+    _ = clock.advance(by: LiveDisplay.flashLength)
+    await display.flashEnded()
+    _ = await display.close()
+  }
+
+  @Test(
     "The shutter flashes white on the display's clock; the photo then takes the picture's place, and ends the screen above its facts"
   )
   func capturedScreen() async throws {

@@ -266,6 +266,44 @@ struct PreviewTests {
     }
   }
 
+  @Test(
+    "Waiting for the people, her face is outlined in green cells, mirrored with the picture"
+  )
+  func faces() async throws {
+    let graph =
+      "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
+      + "format=yuvj420p"
+    let arguments = [
+      "--camera", "ffmpeg:\(graph)", "--ffmpeg-format", "lavfi", "--start-when-ready=2",
+      "--mirror", "--no-location", "-o", "@folder",
+    ]
+    try await withPane(arguments, columns: 100, rows: 44) { pane in
+      let green = [51, 209, 122]
+      func outline(_ screen: String) -> [(column: Int, row: Int, width: Int)] {
+        let rows = PaneCells(screen).rows.filter { !$0.isEmpty }
+        return rows.enumerated().flatMap { row, cells in
+          cells.indices.filter { column in
+            let cell = cells[column]
+            return [cell.top, cell.bottom].contains { colour in
+              zip(colour, green).allSatisfy { abs($0 - $1) <= 8 }
+            }
+          }.map { (column: $0, row: row, width: cells.count) }
+        }
+      }
+      // NB: the model loads, then the whole frame is searched; under a sanitizer that takes
+      // seconds. She is one of the two it waits for: no count starts.
+      #expect(await pane.wait(seconds: 90) { outline($0).count > 10 && $0.contains("1 of 2") })
+      let cells = outline(await pane.screen())
+      let width = try #require(cells.first?.width)
+      let columns = cells.map(\.column)
+      let centre = Double(columns.min()! + columns.max()!) / 2 / Double(width)
+      // Her face is at 0.43 of the camera's width: mirrored, at about 0.57.
+      #expect(centre > 0.5 && centre < 0.65, "the outline's centre at \(centre) of the picture")
+      await pane.press("q")
+      #expect(await pane.waitForExit() == 130)
+    }
+  }
+
   @Test("SIGINT during the count: exit 130, no ffmpeg left, no file, the normal screen back")
   func interruptDuringCount() async throws {
     try await withPane(Self.blue + ["-s", "30", "--no-location", "-o", "@folder"]) { pane in

@@ -102,6 +102,57 @@ import Testing
     }
   }
 
+  @Test("During the count the page outlines her face in green on its picture, where it is")
+  func faces() async throws {
+    let graph =
+      "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
+      + "format=yuvj420p"
+    let program = try Program([
+      "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "30", "--camera", "ffmpeg:\(graph)",
+      "--ffmpeg-format", "lavfi",
+    ])
+    defer { program.kill() }
+    let browser = try await WebDriver(width: 360, height: 780)
+    do {
+      try await browser.open(try await program.link())
+      #expect(try await browser.wait(for: "return window.phototimer.frames >= 3"))
+      try await browser.click("#start")
+      // NB: the model loads and the step looks; under a sanitizer that takes seconds.
+      #expect(
+        try await browser.wait(
+          for: "return window.phototimer.faces === 1 && window.phototimer.blinking === 0",
+          limit: .seconds(90)))
+      // The outline on the canvas: its green pixels' box, as shares of the picture.
+      let found = try await browser.run(
+        """
+        const canvas = document.getElementById('preview');
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let [left, right, top, bottom, count] = [canvas.width, -1, canvas.height, -1, 0];
+        for (let y = 0; y < canvas.height; y++) {
+          for (let x = 0; x < canvas.width; x++) {
+            const i = (y * canvas.width + x) * 4;
+            if (Math.abs(data[i] - 51) < 10 && Math.abs(data[i + 1] - 209) < 10
+              && Math.abs(data[i + 2] - 122) < 10) {
+              left = Math.min(left, x); right = Math.max(right, x);
+              top = Math.min(top, y); bottom = Math.max(bottom, y); count++;
+            }
+          }
+        }
+        return [count, (left + right) / 2 / canvas.width, (top + bottom) / 2 / canvas.height];
+        """)
+      let values = try #require(found as? [Double])
+      try await browser.saveScreenshot("remote-page-faces")
+      #expect(values[0] > 100, "\(values[0]) green pixels")
+      // Her face: about 0.43 across and 0.25 down the astronaut portrait.
+      #expect(abs(values[1] - 0.43) < 0.06 && abs(values[2] - 0.25) < 0.08, "\(values)")
+    } catch {
+      await browser.quit()
+      throw error
+    }
+    await browser.quit()
+    _ = try await program.stop()
+  }
+
   /// Runs `body` with the program (`arguments`) and a browser of `width` × `height`; the
   /// browser quits and the program is stopped however `body` ends.
   private func withProgram(

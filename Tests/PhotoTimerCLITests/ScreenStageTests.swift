@@ -48,6 +48,7 @@ struct ScreenStageTests {
       case .opened: input.yield("opened")
       case .cameraFailed(let error): input.yield("camera failed: \(error)")
       case .previewStopped(let error): input.yield("preview stopped: \(error)")
+      case .faces(let marks): input.yield("faces: \(marks.count)")
       }
     }
     return stream

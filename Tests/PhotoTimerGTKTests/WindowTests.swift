@@ -370,6 +370,63 @@ struct WindowTests {
     }
   }
 
+  @Test(
+    "during the count the face is outlined in green over the preview, mirrored with it"
+  )
+  func faces() async throws {
+    let astronaut = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(
+        "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
+    // NB: endless, as a camera is (a file would end before a slow machine's photo).
+    let camera = [
+      "--camera",
+      "ffmpeg:movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p",
+      "--ffmpeg-format", "lavfi", "--mirror", "-s", "30",
+    ]
+    try await withWindow(camera, name: "faces") { server, window in
+      try await window.waitFor("first-frame")
+      try await window.waitFor("status idle")
+      try await server.press("space")
+      try await window.waitFor("status counting")
+      // NB: the model loads and the step looks; under a sanitizer that takes seconds.
+      try await window.waitFor("faces 1", limit: .seconds(90))
+      let green = (51, 209, 122)
+      // NB: the outline is drawn on the next frame after the trace's line.
+      var shot = try await server.screenshot("faces")
+      var tries = 0
+      while shot.share(of: green, tolerance: 8) * Double(shot.width * shot.height) < 200,
+        tries < 100
+      {
+        tries += 1
+        try await Task.sleep(for: .milliseconds(50))
+        shot = try await server.screenshot("faces")
+      }
+      // Where the picture is: the columns of the preview's middle row that are not black.
+      let row = 300
+      let picture = (0..<shot.width).filter { shot.pixel($0, row) != (0, 0, 0) }
+      let (left, right) = (try #require(picture.first), try #require(picture.last))
+      var outline: [(Int, Int)] = []
+      for y in 0..<720 {
+        for x in left...right {
+          let (r, g, b) = shot.pixel(x, y)
+          if abs(r - green.0) <= 8, abs(g - green.1) <= 8, abs(b - green.2) <= 8 {
+            outline.append((x, y))
+          }
+        }
+      }
+      #expect(outline.count > 200, "\(outline.count) green pixels")
+      // Her face is left of the middle of the camera's picture (0.43 of its width): mirrored,
+      // the outline is right of the middle, around the same share from the right.
+      let xs = outline.map(\.0)
+      let centre = Double(xs.min()! + xs.max()!) / 2
+      let share = (centre - Double(left)) / Double(right - left)
+      #expect(share > 0.5 && share < 0.65, "the outline's centre at \(share) of the picture")
+      try await server.press("Escape")
+      try await window.waitFor("status idle")
+      #expect(window.photos.isEmpty)
+    }
+  }
+
   @Test("a full run writes a JPEG exiftool reads, and the window shows that photo")
   func fullRun() async throws {
     let source = ["--camera", "ffmpeg:testsrc2=size=640x480:rate=30", "--ffmpeg-format", "lavfi"]

@@ -52,4 +52,23 @@ import Testing
     #expect(hub.waitForEvents(after: hub.newestEvent - 1, timeout: .zero).count == 1)
     hub.close()
   }
+
+  @Test("The page reads the faces as fractions of the picture, with the eyes' state")
+  func faces() throws {
+    let shown = PhotoTimerPresentation(
+      state: PhotoTimerState(status: .counting(remaining: 3)),
+      context: .init(
+        hasRun: true,
+        faces: [
+          FaceMark(x: 0.25, y: 0.125, width: 0.5, height: 0.25, eyes: .open),
+          FaceMark(x: 0, y: 0.5, width: 0.125, height: 0.25, eyes: .closed),
+        ]))
+    #expect(
+      shown.remoteJSON.hasSuffix(
+        #""faces":[{"x":0.25,"y":0.125,"width":0.5,"height":0.25,"eyes":"open"},"#
+          + #"{"x":0,"y":0.5,"width":0.125,"height":0.25,"eyes":"closed"}]}"#))
+    let captured = PhotoTimerPresentation(
+      state: PhotoTimerState(status: .capturing), context: .init(hasRun: true))
+    #expect(captured.remoteJSON.hasSuffix(#""faces":[]}"#))
+  }
 }

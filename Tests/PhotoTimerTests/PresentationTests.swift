@@ -257,3 +257,29 @@ struct PhoneWordsTests {
     #expect(shown.summary.first?.value == "IMG_1.jpg")
   }
 }
+
+/// The faces followed in the picture are outlined only over the live picture.
+@Suite("The faces the presentation carries")
+struct PresentationFacesTests {
+  private let faces = [FaceMark(x: 0.4, y: 0.2, width: 0.1, height: 0.2, eyes: .closed)]
+
+  @Test(
+    "Over the live picture (framing, counting, waiting), never over the photo, a failure or the end",
+    arguments: PresentationExample.all)
+  func shown(_ example: PresentationExample) {
+    var context = example.context
+    context.faces = faces
+    let shown = PhotoTimerPresentation(state: example.state, context: context)
+    var live: Bool
+    switch example.state.status {
+    case .idle, .counting, .waiting: live = true
+    case .capturing, .captured, .failed: live = false
+    }
+    if context.framing != nil { live = true }
+    if context.problem != nil || context.isOver || context.cameraStarting { live = false }
+    #expect(shown.faces == (live ? faces : []), "\(example.name)")
+    // Nothing else of the moment changes with them.
+    #expect(shown.status == example.presentation.status)
+    #expect(shown.checklist == example.presentation.checklist)
+  }
+}

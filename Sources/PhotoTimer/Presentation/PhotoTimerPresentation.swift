@@ -35,6 +35,9 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     /// The count starts by itself once the camera is open (the command without `--frame`):
     /// while it opens, take it now is allowed, and done as soon as the count begins.
     public var startsWhenReady: Bool
+    /// The faces followed in the picture now (``FaceMark``), by the people step or a count
+    /// that waits for the people; empty when no one follows them.
+    public var faces: [FaceMark]
 
     /// Creates a context; by default a ready camera and no run yet.
     ///
@@ -48,11 +51,14 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     ///   - betweenShots: A time-lapse waits for its next shot.
     ///   - audience: Who reads the screen; the keyboard's user by default.
     ///   - startsWhenReady: The count starts by itself once the camera is open.
+    ///   - faces: The faces followed in the picture now.
     public init(
       cameraStarting: Bool = false, problem: String? = nil, hasRun: Bool = false,
       isOver: Bool = false, framing: Framing? = nil, note: String? = nil,
-      betweenShots: Bool = false, audience: Audience = .keyboard, startsWhenReady: Bool = false
+      betweenShots: Bool = false, audience: Audience = .keyboard, startsWhenReady: Bool = false,
+      faces: [FaceMark] = []
     ) {
+      self.faces = faces
       self.audience = audience
       self.startsWhenReady = startsWhenReady
       self.cameraStarting = cameraStarting
@@ -199,6 +205,10 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
   public var summary: [SummaryRow]
   /// Whether something turns (a spinner): front ends animate only while this is true.
   public var isAnimating: Bool
+  /// The faces to outline over the live preview: green with open eyes, amber blinking.
+  /// Empty when no one follows the people, and whenever the screen shows something else than
+  /// the live picture (the photo just taken, a failure, the end).
+  public var faces: [FaceMark]
 
   /// The presentation of `state` in `context`.
   ///
@@ -227,10 +237,22 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     }
     isAnimating =
       !context.isOver && (status.tone == .busy || checklist.contains { $0.mark == .working })
+    faces = Self.showsLivePicture(state.status, context: context) ? context.faces : []
   }
 }
 
 extension PhotoTimerPresentation {
+  /// Whether the screen shows the live picture now: framing, or before and during a count;
+  /// not the photo, a failure or a camera that is not there.
+  private static func showsLivePicture(_ status: PhotoTimerStatus, context: Context) -> Bool {
+    guard context.problem == nil, !context.isOver, !context.cameraStarting else { return false }
+    if context.framing != nil { return true }
+    switch status {
+    case .idle, .counting, .waiting: return true
+    case .capturing, .captured, .failed: return false
+    }
+  }
+
   private static func status(of state: PhotoTimerState, context: Context) -> Status {
     if let problem = context.problem { return Status(text: problem, tone: .failure) }
     if let framing = context.framing { return framingStatus(framing, audience: context.audience) }

@@ -36,11 +36,13 @@ extension PhotoTimerViewModel {
     ///   - framing: Framing between counts, when the front end frames before each count.
     ///   - audience: Who reads it: the keyboard's user, or a phone.
     ///   - startsWhenReady: The count starts by itself once the camera is open.
+    ///   - faces: The faces followed in the picture now (the camera's people watcher).
     /// - Returns: What every front end draws.
     public func presentation(
       cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
       framing: PhotoTimerPresentation.Framing? = nil,
-      audience: PhotoTimerPresentation.Audience = .keyboard, startsWhenReady: Bool = false
+      audience: PhotoTimerPresentation.Audience = .keyboard, startsWhenReady: Bool = false,
+      faces: [FaceMark] = []
     ) -> PhotoTimerPresentation {
       var betweenShots = false
       if isSessionRunning, case .captured = state.status { betweenShots = true }
@@ -49,7 +51,7 @@ extension PhotoTimerViewModel {
         context: .init(
           cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
           framing: framing, note: note, betweenShots: betweenShots, audience: audience,
-          startsWhenReady: startsWhenReady))
+          startsWhenReady: startsWhenReady, faces: faces))
     }
   }
 

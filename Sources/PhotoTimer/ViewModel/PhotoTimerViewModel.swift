@@ -203,15 +203,16 @@ public final class PhotoTimerViewModel {
   ///   - isOver: Nothing more will happen (the program is ending).
   ///   - framing: Framing between counts, when the front end frames before each count.
   ///   - audience: Who reads it: the keyboard's user, or a phone.
+  ///   - faces: The faces followed in the picture now (the camera's people watcher).
   /// - Returns: What every front end draws.
   public func presentation(
     cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
     framing: PhotoTimerPresentation.Framing? = nil,
-    audience: PhotoTimerPresentation.Audience = .keyboard
+    audience: PhotoTimerPresentation.Audience = .keyboard, faces: [FaceMark] = []
   ) -> PhotoTimerPresentation {
     snapshot.presentation(
       cameraStarting: cameraStarting, problem: problem, isOver: isOver, framing: framing,
-      audience: audience)
+      audience: audience, faces: faces)
   }
 
   /// This moment of the model as a value.

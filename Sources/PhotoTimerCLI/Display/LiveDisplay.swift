@@ -221,7 +221,9 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
     let words = text(presentation)
     let bytes =
       previewMethod != nil
-      ? frames.screen(words, preview: picture(), size: size())
+      ? frames.screen(
+        words, preview: picture(), faces: showsLivePicture ? presentation.faces : [],
+        mirrored: previewMirrored, size: size())
       : frames.text(words, width: size().columns)
     if !bytes.isEmpty { failure.attempt { try sink.write(bytes) } }
   }
@@ -234,12 +236,18 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
       white.pixels = [UInt8](repeating: 255, count: white.pixels.count)
       return white
     }
-    if photoShown, let photo, let preview, photo.width <= preview.width,
-      photo.height <= preview.height
-    {
-      return photo
-    }
+    if showsPhoto { return photo }
     return preview
+  }
+
+  /// Whether the picture's place shows the live preview now (not the flash, not the photo):
+  /// the faces are outlined over it only then.
+  private var showsLivePicture: Bool { preview != nil && !flashing && !showsPhoto }
+
+  /// Whether the photo just taken is shown in the picture's place now.
+  private var showsPhoto: Bool {
+    guard photoShown, let photo, let preview else { return false }
+    return photo.width <= preview.width && photo.height <= preview.height
   }
 
   /// The shutter's flash: white at once, the picture again after ``flashLength``.

@@ -38,9 +38,18 @@ struct LiveFrames {
     }
   }
 
-  /// The full-screen frame: header, the preview with the count over it, status, checklist.
+  /// The full-screen frame: header, the preview with the faces outlined on it and the count
+  /// over it, status, checklist.
+  ///
+  /// - Parameters:
+  ///   - words: The presentation's words.
+  ///   - preview: The picture's place: the live preview, the flash or the photo.
+  ///   - faces: The faces to outline (the presentation's, only over the live preview).
+  ///   - mirrored: Whether the preview is mirrored (the faces are mirrored with it).
+  ///   - size: The terminal's size.
   mutating func screen(
-    _ words: ScreenText, preview: Frame?, size: (columns: Int, rows: Int)
+    _ words: ScreenText, preview: Frame?, faces: [FaceMark] = [], mirrored: Bool = false,
+    size: (columns: Int, rows: Int)
   ) -> [UInt8] {
     let layout = ScreenLayout(size: size)
     var out: [UInt8] = []
@@ -66,6 +75,7 @@ struct LiveFrames {
         : frame.width
       // NB: a frame scaled for the size before a resize does not fit: wait for the next.
       if pictureColumns <= cells.columns, pictureRows <= cells.rows {
+        FaceOutline.draw(faces, mirrored: mirrored, on: &frame)
         if let count = words.presentation.count {
           CountOverlay.draw(count, on: &frame)
         } else if let code, words.presentation.actions.contains(.start) {

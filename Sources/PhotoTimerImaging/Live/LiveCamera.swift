@@ -43,6 +43,9 @@ public final class LiveCamera: CameraSource {
   private let opened = OneShot<any CameraSession>()
   /// The stream: the newest frame and the last ``history``, for previews and joining runs.
   private let frames: FrameMailbox
+  /// The faces followed in the picture now (by a run's people step or a count that waits for
+  /// the people), for the screens to outline over the previews.
+  public let faces = FacesInView()
 
   /// Creates the live camera; nothing is opened until ``start()`` (or the first run).
   ///
@@ -175,6 +178,7 @@ public final class LiveCamera: CameraSource {
         pump?.cancel()
         self.opened.fulfil(.failure(CancellationError()))
         self.frames.close()
+        self.faces.close()
         await pump?.value
         await session?.close()
       }

@@ -13,6 +13,8 @@ public final class PeopleWatcher: Sendable {
   public let search: FaceSearch
   /// How often the whole frame is searched while people are followed (newcomers).
   public let everywhereEvery: Duration
+  /// Where each look is shown for the screens (the camera's ``LiveCamera/faces``), if any.
+  public let shown: FacesInView?
   private let state = Locked(State())
 
   private struct State {
@@ -29,9 +31,18 @@ public final class PeopleWatcher: Sendable {
   static let sharpnessFrames = 9
 
   /// A watcher over `search`.
-  public init(search: FaceSearch, everywhereEvery: Duration = .seconds(1)) {
+  ///
+  /// - Parameters:
+  ///   - search: The search over the face finder.
+  ///   - everywhereEvery: How often the whole frame is searched while people are followed.
+  ///   - shown: Where each look's faces are shown for the screens (taken down when a watch
+  ///     ends), or `nil`.
+  public init(
+    search: FaceSearch, everywhereEvery: Duration = .seconds(1), shown: FacesInView? = nil
+  ) {
     self.search = search
     self.everywhereEvery = everywhereEvery
+    self.shown = shown
   }
 
   /// What it sees now.
@@ -58,6 +69,7 @@ public final class PeopleWatcher: Sendable {
   public func watch<Frames: AsyncSequence & Sendable>(
     _ frames: Frames, report: @Sendable (PeopleSummary) -> Void
   ) async throws -> PeopleSummary where Frames.Element == Frame {
+    defer { shown?.clear(by: self) }
     var said: PeopleSummary?
     for try await frame in frames {
       try Task.checkCancellation()
@@ -87,6 +99,7 @@ public final class PeopleWatcher: Sendable {
   public func waitUntilReady<Frames: AsyncSequence & Sendable>(
     _ frames: Frames, rule: ReadyRule, report: @Sendable (ReadyRule.State) -> Void
   ) async throws where Frames.Element == Frame {
+    defer { shown?.clear(by: self) }
     var rule = rule
     var said: ReadyRule.State?
     for try await frame in frames {
@@ -124,7 +137,7 @@ public final class PeopleWatcher: Sendable {
         in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
       return (faces, faces.isEmpty ? nil : frame.faceSharpness(faces.map(\.box)))
     }
-    return state.withLock { state -> PeopleSummary in
+    let (summary, people) = state.withLock { state in
       if everywhere { state.lastEverywhere = frame.timestamp }
       state.tracker.update(faces, at: frame.timestamp)
       state.frames += 1
@@ -133,7 +146,23 @@ public final class PeopleWatcher: Sendable {
         state.sharpness.append(sharpness)
         state.sharpness.removeFirst(max(0, state.sharpness.count - Self.sharpnessFrames))
       }
-      return state.tracker.summary
+      return (state.tracker.summary, state.tracker.people)
+    }
+    if let shown, !Task.isCancelled {
+      shown.show(Self.marks(people, width: frame.width, height: frame.height), by: self)
+    }
+    return summary
+  }
+
+  /// The people followed as marks on a frame of `width` × `height` pixels.
+  static func marks(_ people: [PeopleTracker.Person], width: Int, height: Int) -> [FaceMark] {
+    guard width > 0, height > 0 else { return [] }
+    let across = Double(width)
+    let down = Double(height)
+    return people.map { person in
+      FaceMark(
+        x: person.box.x / across, y: person.box.y / down, width: person.box.width / across,
+        height: person.box.height / down, eyes: person.eyesClosed ? .closed : .open)
     }
   }
 }

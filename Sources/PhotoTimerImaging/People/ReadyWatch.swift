@@ -56,7 +56,7 @@ public struct ReadyWatch: Sendable {
     if !afterCount { report(.waiting("face model still loading")) }
     let search = FaceSearch(finder: try await finder())
     let session = try await camera.open()
-    let watcher = PeopleWatcher(search: search)
+    let watcher = PeopleWatcher(search: search, shown: camera.faces)
     try await watcher.waitUntilReady(
       PacedFrames(session: session, interval: interval),
       rule: ReadyRule(wanted: wanted, afterCount: afterCount), report: report)

@@ -36,7 +36,9 @@ extension CameraPipeline {
       _ = try await run.preview.value()
       guard let session = run.session.withLock({ $0 }) else { throw CancellationError() }
       StepStatus.report("looking for people")
-      let watcher = PeopleWatcher(search: search)
+      // NB: a camera the screen shows (a live camera) gets the faces outlined over its
+      // previews; the photo never carries them.
+      let watcher = PeopleWatcher(search: search, shown: (self.source as? LiveCamera)?.faces)
       run.watcher.withLock { $0 = watcher }
       return try await watcher.watch(PacedFrames(session: session, interval: interval)) {
         summary in

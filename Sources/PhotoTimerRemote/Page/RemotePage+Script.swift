@@ -1,10 +1,13 @@
+import PhotoTimer
+
 extension RemotePage {
   /// The page's script.
   package static let script = #"""
     "use strict";
     const $ = (id) => document.getElementById(id);
     const stats = { frames: 0, lastSeq: 0, connection: "connecting", status: "", count: null,
-      actions: [], photos: 0, posts: 0, refused: 0, reconnects: 0, eventsOpen: false };
+      actions: [], photos: 0, posts: 0, refused: 0, reconnects: 0, eventsOpen: false,
+      faces: 0, blinking: 0 };
     window.phototimer = stats;
     let seconds = null;
     let socket = null;
@@ -117,7 +120,27 @@ extension RemotePage {
         canvas.width = bitmap.width;
         canvas.height = bitmap.height;
       }
-      canvas.getContext("2d").drawImage(bitmap, 0, 0);
+      const context = canvas.getContext("2d");
+      context.drawImage(bitmap, 0, 0);
+      outline(context, canvas.width, canvas.height);
+    }
+
+    // The faces followed, over the picture as every screen outlines them: green with open
+    // eyes, amber blinking. Drawn in the camera's orientation: the canvas's style mirrors
+    // them with the picture.
+    function outline(context, width, height) {
+      const faces = (lastPresentation && lastPresentation.faces) || [];
+      stats.faces = faces.length;
+      stats.blinking = faces.filter((face) => face.eyes !== "open").length;
+      if (faces.length === 0) return;
+      const line = Math.max(2, Math.round(Math.min(width, height) / 180));
+      context.lineWidth = line;
+      for (const face of faces) {
+        context.strokeStyle = face.eyes === "open" ? "\#(FaceMark.Eyes.open.cssColour)"
+          : "\#(FaceMark.Eyes.closed.cssColour)";
+        context.strokeRect(face.x * width + line / 2, face.y * height + line / 2,
+          Math.max(1, face.width * width - line), Math.max(1, face.height * height - line));
+      }
     }
 
     async function paint(from) {

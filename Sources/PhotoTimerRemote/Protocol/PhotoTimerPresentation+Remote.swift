@@ -8,8 +8,13 @@ extension PhotoTimerPresentation {
   /// {"count":3,"status":{"text":"Counting down: 3","tone":"plain"},
   ///  "checklist":[{"step":"camera","mark":"done","symbol":"✓","detail":"f/4 · 1/125s",
   ///  "time":"0.5 s"},…],"actions":["take-now","cancel","restart"],"note":null,
-  ///  "summary":[],"animating":true}
+  ///  "summary":[],"animating":true,
+  ///  "faces":[{"x":0.41,"y":0.22,"width":0.09,"height":0.16,"eyes":"open"}]}
   /// ```
+  ///
+  /// `faces` are the presentation's ``PhotoTimerPresentation/faces``, as fractions of the
+  /// picture in the camera's own orientation: the page draws them on the preview's canvas,
+  /// which its style mirrors with the picture.
   package var remoteJSON: String {
     var object = JSONObject()
     if let count { object.add("count", count) } else { object.addRaw("count", "null") }
@@ -34,6 +39,16 @@ extension PhotoTimerPresentation {
     if let note { object.add("note", note) } else { object.addRaw("note", "null") }
     object.addRaw("summary", Self.remoteJSON(summary))
     object.addRaw("animating", isAnimating ? "true" : "false")
+    let marks = faces.map { mark -> String in
+      var item = JSONObject()
+      item.add("x", mark.x)
+      item.add("y", mark.y)
+      item.add("width", mark.width)
+      item.add("height", mark.height)
+      item.add("eyes", mark.eyes.rawValue)
+      return item.text
+    }
+    object.addRaw("faces", "[" + marks.joined(separator: ",") + "]")
     return object.text
   }
 
