@@ -22,10 +22,14 @@ mkdir -p "$out"
   cat "$script"
 } >"$out/script.sh"
 rm -f "$out/status" "$out/console.log"
+# NB: no_timer_check: under emulation on a loaded machine the guest's early check that the
+# IO-APIC timer ticks can miss its window, and the kernel panics before the script runs
+# ("IO-APIC + timer doesn't work!", found by `make stress`); the timer works, the check is
+# what is too slow.
 timeout "$limit" qemu-system-x86_64 -M pc -accel tcg,thread=multi -cpu max -m 1536 -smp 2 \
   -display none -monitor none -nic none -no-reboot -serial "file:$out/serial.log" \
   -kernel "$vm/vmlinux" -initrd "$vm/initramfs.cpio.gz" \
-  -append "console=ttyS0 quiet panic=-1 rdinit=/init" \
+  -append "console=ttyS0 quiet panic=-1 rdinit=/init no_timer_check" \
   -fsdev local,id=host,path=/,security_model=none,readonly=on,multidevs=remap \
   -device virtio-9p-pci,fsdev=host,mount_tag=host \
   -fsdev "local,id=out,path=$out,security_model=none,multidevs=remap" \
