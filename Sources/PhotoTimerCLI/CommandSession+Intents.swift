@@ -11,7 +11,7 @@ extension CommandSession {
   func pressed(_ key: Key) {
     let shown = presentation(model.snapshot)
     if let action = shown.first(of: key.actions(framing: keepsFraming)) {
-      perform(action, seconds: nil)
+      perform(action)
     }
   }
 
@@ -19,15 +19,16 @@ extension CommandSession {
   /// otherwise (a second tap on Start while the count runs never starts a second run).
   func asked(_ intent: RemoteIntent) -> RemoteReply {
     RemoteLink.answer(intent, shown: presentation(model.snapshot, for: .phone)) {
-      perform($0, seconds: $1)
+      perform($0, choice: $1)
     }
   }
 
-  /// Does an action the presentation allows now.
-  func perform(_ action: PhotoTimerPresentation.Action, seconds: Int?) {
+  /// Does an action the presentation allows now, with what came with it (a phone's count
+  /// length, the switch's state; a key flips the switch).
+  func perform(_ action: PhotoTimerPresentation.Action, choice: IntentChoice = IntentChoice()) {
     switch action {
     case .start:
-      if let seconds { model.countdownSeconds = seconds }
+      if let seconds = choice.seconds { model.countdownSeconds = seconds }
       startSession()
     case .takeNow:
       // NB: allowed before the count only while the camera opens: it begins at once then.
@@ -39,6 +40,20 @@ extension CommandSession {
     case .cancel: model.cancel()
     case .restart: model.restart()
     case .quit: stop()
+    case .autoStart: startWhenReady(choice.on ?? !(progress.autoStart ?? false))
+    }
+  }
+
+  /// Turns the count that starts by itself on (it watches for the next group now, unless a
+  /// count runs: then once it has ended) or off (the wait ends; counts start by hand).
+  func startWhenReady(_ on: Bool) {
+    guard progress.autoStart != nil, progress.autoStart != on else { return }
+    progress.autoStart = on
+    if on {
+      watchForPeople(afterCount: false)
+    } else {
+      stage.stopWatchingForPeople()
+      progress.framing?.waiting = nil
     }
   }
 

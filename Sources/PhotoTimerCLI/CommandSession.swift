@@ -51,6 +51,9 @@ final class CommandSession {
     var sessionStart = Duration.zero
     /// The faces followed in the picture now.
     var faces: [FaceMark] = []
+    /// The switch for a count that starts by itself once the group is in: `nil` when there
+    /// is none (no framing, no camera on screen, the people off).
+    var autoStart: Bool?
   }
 
   let options: CommandOptions.RunOptions
@@ -109,6 +112,7 @@ final class CommandSession {
       phase: camera != nil ? .cameraOpening(takeNowAtStart: false) : .running,
       framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
       timeline: Timeline(sequential: options.sequential))
+    if screen.frames, ready != nil { progress.autoStart = options.startWhenReady }
   }
 
   /// Runs until a photo is taken, the run fails, or it is cancelled (with `--frame`: until
@@ -252,11 +256,14 @@ final class CommandSession {
       return
     case .remote(let command):
       command.answer(asked)
+    case .ready where progress.autoStart != true:
+      // NB: said by a wait the switch has just ended.
+      return
     case .ready(.state(.ready)):
       progress.framing?.waiting = nil
       // NB: through the same gate as a key: nothing starts over a run, a failed camera or a
       // program that is ending.
-      if presentation(model.snapshot).actions.contains(.start) { perform(.start, seconds: nil) }
+      if presentation(model.snapshot).actions.contains(.start) { perform(.start) }
     case .ready(.state(.waiting(let words))):
       guard !model.isSessionRunning, !progress.phase.isDone else { return }
       progress.framing?.waiting = words
@@ -289,7 +296,8 @@ final class CommandSession {
     let framing = snapshot.isSessionRunning || opening ? nil : progress.framing
     return snapshot.presentation(
       cameraStarting: opening, isOver: over, framing: framing,
-      audience: audience, startsWhenReady: !keepsFraming, faces: progress.faces)
+      audience: audience, startsWhenReady: !keepsFraming, faces: progress.faces,
+      autoStart: progress.autoStart)
   }
 
   /// What the model's change means for the command: the chart, the outcome, the end.
@@ -362,8 +370,10 @@ final class CommandSession {
   /// With `--start-when-ready`, while framing: watches for the people, shows what the count
   /// waits for, and starts it once they are in and still (after a count, once the picture
   /// has emptied first).
-  private func watchForPeople(afterCount: Bool) {
-    guard let input, stage.ready != nil, progress.phase == .running else { return }
+  func watchForPeople(afterCount: Bool) {
+    guard let input, progress.autoStart == true, stage.ready != nil, progress.phase == .running,
+      !model.isSessionRunning
+    else { return }
     stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
   }
 }

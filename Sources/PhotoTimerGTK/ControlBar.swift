@@ -15,6 +15,8 @@ final class ControlBar {
     var look: @MainActor (FilterChoice) -> Void
     var location: @MainActor (Bool) -> Void
     var mirror: @MainActor (Bool) -> Void
+    /// The switch beside Start: the count starts by itself once the group is in.
+    var autoStart: @MainActor (Bool) -> Void
   }
 
   /// The bar's widget.
@@ -27,6 +29,7 @@ final class ControlBar {
   private let lookChoice: Widget
   private let locationCheck: Widget
   private let mirrorCheck: Widget
+  private let autoStartCheck: Widget
   private let cameraMenu: Widget
 
   private static let looks: [FilterChoice] = [.auto, .none] + PhotoFilter.all.map { .fixed($0) }
@@ -47,6 +50,7 @@ final class ControlBar {
       Self.looks.map(Self.name), selected: Self.looks.firstIndex(of: options.filter) ?? 0)
     locationCheck = GTK.check("_Location", active: options.location != .off)
     mirrorCheck = GTK.check("_Mirror", active: mirrored)
+    autoStartCheck = GTK.check("Start when _ready", active: false)
 
     // NB: titles from the one table every front end uses; the tooltips name the window's keys.
     let title = { (action: PhotoTimerPresentation.Action) in "_" + action.title }
@@ -70,11 +74,16 @@ final class ControlBar {
     GTK.onToggle(locationCheck) { on in choices.location(on) }
     GTK.onToggle(mirrorCheck) { on in choices.mirror(on) }
     gtk_widget_set_tooltip_text(mirrorCheck, "Mirror the preview (the photo never is)")
+    GTK.onToggle(autoStartCheck) { on in choices.autoStart(on) }
+    gtk_widget_set_tooltip_text(
+      autoStartCheck, "Start the count by itself once the group is in and still (w)")
+    GTK.setVisible(autoStartCheck, false)
 
     gtk_label_set_xalign(OpaquePointer(statusLabel), 0)
     gtk_label_set_ellipsize(OpaquePointer(statusLabel), PANGO_ELLIPSIZE_END)
     gtk_widget_set_hexpand(statusLabel, 1)
-    let buttons = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [start, now, cancel, restart])
+    let buttons = GTK.box(
+      GTK_ORIENTATION_HORIZONTAL, spacing: 6, [start, now, cancel, restart, autoStartCheck])
     let row = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
       [countdownChoice, cameraMenu, sizeChoice, lookChoice, locationCheck, mirrorCheck, remote])
@@ -93,6 +102,13 @@ final class ControlBar {
     showStatus(content.status, isError: content.isError)
     for choice in [cameraMenu, sizeChoice, lookChoice, locationCheck, countdownChoice] {
       GTK.setSensitive(choice, !running)
+    }
+    GTK.setVisible(autoStartCheck, content.autoStart != nil)
+    let button = gobject(raw(autoStartCheck), as: GtkCheckButton.self)
+    let on = content.autoStart ?? false
+    // NB: set from the presentation; the toggle it causes asks for what is already so.
+    if (gtk_check_button_get_active(button) != 0) != on {
+      gtk_check_button_set_active(button, on ? 1 : 0)
     }
   }
 

@@ -61,7 +61,8 @@ final class PhotoTimerWindow {
       size: { [weak self] in self?.controller?.choices.size($0) },
       look: { [weak self] in self?.controller?.choices.look($0) },
       location: { [weak self] in self?.controller?.choices.location($0) },
-      mirror: { [weak self] in self?.controller?.choices.mirror($0) })
+      mirror: { [weak self] in self?.controller?.choices.mirror($0) },
+      autoStart: { [weak self] in self?.controller?.choices.autoStart($0) })
     let remote = RemotePanel(serving: options.remote != nil) { [weak self] on in
       guard let controller = self?.controller else { return }
       controller.chores.start { await controller.setRemote(on) }

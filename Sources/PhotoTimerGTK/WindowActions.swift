@@ -51,7 +51,8 @@ final class WindowActions {
   }
 
   /// Every key of the window. Space and Enter take it now while counting, else start; Esc
-  /// cancels a run, else goes back from the photo; r counts again from the top, else starts.
+  /// cancels a run, else goes back from the photo; r counts again from the top, else starts;
+  /// w turns the count that starts by itself on or off.
   static let shortcuts: [Shortcut] = [
     Shortcut(key: GDK_KEY_space, actions: [.takeNow, .start]),
     Shortcut(key: GDK_KEY_Return, actions: [.takeNow, .start]),
@@ -59,6 +60,8 @@ final class WindowActions {
     Shortcut(key: GDK_KEY_Escape, actions: [.cancel, .back]),
     Shortcut(key: GDK_KEY_r, actions: [.restart, .start]),
     Shortcut(key: GDK_KEY_R, actions: [.restart, .start]),
+    Shortcut(key: GDK_KEY_w, actions: [.intent(.autoStart)]),
+    Shortcut(key: GDK_KEY_W, actions: [.intent(.autoStart)]),
     Shortcut(key: GDK_KEY_q, control: true, actions: [.quit]),
     Shortcut(key: GDK_KEY_Q, control: true, actions: [.quit]),
   ]

@@ -21,6 +21,8 @@ struct WindowContent: Equatable {
   var rows: [Row]
   /// What can be done now: the presentation's actions, the one gate.
   var allowed: [PhotoTimerPresentation.Action]
+  /// The switch for a count that starts by itself: on, off, or `nil` (hidden).
+  var autoStart: Bool?
 
   init(_ shown: PhotoTimerPresentation) {
     count = shown.count.map(String.init)
@@ -32,5 +34,6 @@ struct WindowContent: Equatable {
         text: row.detail + (row.time.map { " · \($0)" } ?? ""))
     }
     allowed = shown.actions
+    autoStart = shown.autoStart
   }
 }

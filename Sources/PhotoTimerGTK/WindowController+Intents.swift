@@ -16,6 +16,7 @@ extension WindowController {
     case .intent(.takeNow): model?.takeNow()
     case .intent(.cancel): model?.cancel()
     case .intent(.restart): restart()
+    case .intent(.autoStart): startWhenReady(!(autoStart ?? false))
     case .back: showPreview()
     case .openFolder: openFolder()
     // NB: the window closes itself (it owns the controller).
@@ -25,6 +26,8 @@ extension WindowController {
 
   private func start() {
     guard let model, problem == nil else { return }
+    stage.stopWatchingForPeople()
+    readyWords = nil
     showPreview()
     countStarts()
     model.startTimer()
@@ -47,7 +50,46 @@ extension WindowController {
       size: { [weak self] in self?.chooseSize($0) },
       look: { [weak self] in self?.chooseLook($0) },
       location: { [weak self] in self?.chooseLocation($0) },
-      mirror: { [weak self] in self?.mirrored = $0 })
+      mirror: { [weak self] in self?.mirrored = $0 },
+      autoStart: { [weak self] in self?.startWhenReady($0) })
+  }
+
+  /// Turns the count that starts by itself on (it watches for the group now, or once the
+  /// count under way has ended) or off (the wait ends; counts start by hand).
+  func startWhenReady(_ on: Bool) {
+    guard autoStart != nil, autoStart != on else { return }
+    autoStart = on
+    if on {
+      watchForPeople(afterCount: false)
+    } else {
+      stage.stopWatchingForPeople()
+      readyWords = nil
+    }
+    render()
+  }
+
+  /// With the switch on and nothing counting: watches for the people, shows what the count
+  /// waits for, and starts it once they are in and still (after a count, once the picture
+  /// has emptied first).
+  func watchForPeople(afterCount: Bool) {
+    guard autoStart == true, let model, !model.isSessionRunning, !closing else { return }
+    stage.watchForPeople(afterCount: afterCount) { [weak self] report in
+      guard let self, self.autoStart == true else { return }
+      switch report {
+      case .state(.ready):
+        self.readyWords = nil
+        // NB: through the same gate as a key: nothing starts over a run or a failed camera.
+        if self.presentation(for: .keyboard).actions.contains(.start) {
+          self.perform(.intent(.start))
+        }
+      case .state(.waiting(let words)):
+        guard !model.isSessionRunning else { return }
+        self.readyWords = words
+      case .unavailable(let problem):
+        self.readyWords = "no count by itself: \(problem)"
+      }
+      self.render()
+    }
   }
 
   private func chooseCountdown(_ seconds: Int) {

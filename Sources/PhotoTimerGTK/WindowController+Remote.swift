@@ -48,8 +48,9 @@ extension WindowController {
   /// A phone's intent, through the window's own actions, when the window's presentation
   /// allows it now (the same gate as its buttons and keys); refused with its reason otherwise.
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
-    RemoteLink.answer(intent, shown: presentation(for: .phone)) { action, seconds in
-      if let seconds { model?.countdownSeconds = seconds }
+    RemoteLink.answer(intent, shown: presentation(for: .phone)) { action, choice in
+      if let seconds = choice.seconds { model?.countdownSeconds = seconds }
+      if action == .autoStart, let on = choice.on { return startWhenReady(on) }
       perform(.intent(action))
     }
   }

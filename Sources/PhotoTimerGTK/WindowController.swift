@@ -69,6 +69,10 @@ final class WindowController {
   /// outlines over the preview.
   private var faces: [FaceMark] = []
   private var outlinedFaces: [FaceMark] = []
+  /// The switch for a count that starts by itself (`nil`: none with this camera), and what
+  /// it waits for now.
+  var autoStart: Bool?
+  var readyWords: String?
   /// Whether the last render showed a run: the remote's popover closes once when a count
   /// starts (a count started from the phone must not be hidden under it), and may be opened
   /// again.
@@ -153,12 +157,15 @@ final class WindowController {
       problem = "\(CommandAdvice.advise(error))"
     case .built(let model):
       openingStarted = .now
+      // NB: the switch keeps its state from camera to camera, where there is one.
+      autoStart = stage.ready == nil ? nil : autoStart ?? options.startWhenReady
+      readyWords = nil
       observe(model)
       stage.keep { [weak self] model in
         for await event in model.events() { self?.handle(event, of: model) }
       }
     case .opened:
-      break
+      watchForPeople(afterCount: false)
     case .cameraFailed(let error):
       problem = "camera: \(CommandAdvice.advise(error))"
     case .previewStopped(let error):
@@ -208,7 +215,11 @@ final class WindowController {
       return PhotoTimerPresentation(
         state: PhotoTimerState(), context: .init(cameraStarting: true, audience: audience))
     }
-    return model.presentation(problem: problem, isOver: closing, audience: audience, faces: faces)
+    // NB: what the count that starts itself waits for is said as framing says it.
+    let waiting = model.isSessionRunning ? nil : readyWords
+    return model.presentation(
+      problem: problem, isOver: closing, framing: waiting.map { .init(waiting: $0) },
+      audience: audience, faces: faces, autoStart: autoStart)
   }
 
   /// Everything on screen from the model's presentation.
@@ -220,6 +231,8 @@ final class WindowController {
     let content = WindowContent(shown)
     outlinedFaces = page == .preview ? shown.faces : []
     if running, !renderedRunning { views.remote.closePopover() }
+    // NB: a count ended (photo, failure or cancel): the next group is waited for.
+    let ended = !running && renderedRunning
     renderedRunning = running
     views.preview.render(content)
     views.controls.render(content, running: running)
@@ -239,6 +252,7 @@ final class WindowController {
       previewLook = nil
     }
     if let trace { traceRender(trace, status: status) }
+    if ended { watchForPeople(afterCount: true) }
   }
 
   /// What the trace records of a render: each tick's lateness as its label is set, and each

@@ -15,8 +15,8 @@ struct WindowOptions {
     .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError,
     .cameraWait,
     .filter,
-    .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .remote, .help,
-    .version,
+    .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .remote,
+    .startWhenReady, .help, .version,
   ]
 
   static let usageLine = "usage: phototimer-gtk [options]   (see --help)"
@@ -29,7 +29,7 @@ struct WindowOptions {
       "",
       "keys: space starts, or takes it now while counting · Enter takes it now",
       "· Esc cancels (or goes back from the photo to the preview) · r restarts",
-      "· Ctrl+Q closes",
+      "· w turns on or off the count that starts when the group is in · Ctrl+Q closes",
       "",
       "The last countdown, camera and look chosen in the window are remembered in",
       "$XDG_CONFIG_HOME/phototimer/window.json; options given here win over them.",

@@ -143,12 +143,13 @@ package enum ProgramSetup {
     return pipeline.peopleStep { try await model.finder() }
   }
 
-  /// The count that starts itself, when the options ask for one (`--start-when-ready`) and
-  /// the screen holds a camera to watch; it reads dlib's model as the people step does.
+  /// What a count that starts itself watches, whenever the screen holds a camera and the
+  /// people are looked for: the switch beside Start turns it on and off
+  /// (`--start-when-ready` at the start); it reads dlib's model as the people step does.
   package static func readyWatch(
     _ options: CommandOptions.RunOptions, camera: LiveCamera?
   ) -> ReadyWatch? {
-    guard options.startWhenReady, let camera else { return nil }
+    guard options.people, let camera else { return nil }
     let model = FaceModel.standard
     model.preload()
     return ReadyWatch(camera: camera, wanted: options.readyPeople) { try await model.finder() }

@@ -114,16 +114,21 @@ package final class RemoteLink: Sendable {
   /// - Parameters:
   ///   - intent: What the phone asks.
   ///   - shown: What the front end shows now.
-  ///   - perform: Does an allowed action; a start's length in seconds when the phone chose one.
+  ///   - perform: Does an allowed action, with what the phone chose: a start's length in
+  ///     seconds, the switch's state.
   /// - Returns: The answer for the phone.
   package static func answer(
     _ intent: RemoteIntent, shown: PhotoTimerPresentation,
-    perform: (PhotoTimerPresentation.Action, _ seconds: Int?) -> Void
+    perform: (PhotoTimerPresentation.Action, _ choice: IntentChoice) -> Void
   ) -> RemoteReply {
     if let refusal = shown.refusal(of: intent.action) { return .refused(refusal) }
-    var seconds: Int?
-    if case .start(let chosen) = intent { seconds = chosen }
-    perform(intent.action, seconds)
+    var choice = IntentChoice()
+    switch intent {
+    case .start(let seconds): choice.seconds = seconds
+    case .autoStart(let on): choice.on = on
+    case .takeNow, .cancel, .restart: break
+    }
+    perform(intent.action, choice)
     return .accepted
   }
 
@@ -131,5 +136,20 @@ package final class RemoteLink: Sendable {
   package func stop() async {
     let server = server
     _ = try? await OffPool.blocking { _ in server.stop() }
+  }
+}
+
+/// What comes with an intent besides its action: a start's length (the phone's choice), the
+/// switch's state (a phone sets it; a key flips it).
+package struct IntentChoice: Sendable, Equatable {
+  /// The count's length in seconds, or `nil` for the program's own.
+  package var seconds: Int?
+  /// The switch's new state, or `nil` to flip it.
+  package var on: Bool?
+
+  /// A choice; nothing chosen by default.
+  package init(seconds: Int? = nil, on: Bool? = nil) {
+    self.seconds = seconds
+    self.on = on
   }
 }

@@ -106,13 +106,15 @@ public struct PresentationExample: Sendable, CustomStringConvertible {
         context: .init(hasRun: true, isOver: true)),
       PresentationExample(
         name: "framing after two photos", state: PhotoTimerState(),
-        context: .init(hasRun: true, framing: .init(photos: 2, lastFile: "IMG_2.jpg"))),
+        context: .init(
+          hasRun: true, framing: .init(photos: 2, lastFile: "IMG_2.jpg"), autoStart: false)),
       PresentationExample(
         name: "framing, the count waiting for the people", state: PhotoTimerState(),
         context: .init(
           hasRun: true,
           framing: .init(
-            photos: 1, lastFile: "IMG_1.jpg", waiting: "waiting for everyone: 4 of 6"))),
+            photos: 1, lastFile: "IMG_1.jpg", waiting: "waiting for everyone: 4 of 6"),
+          autoStart: true)),
       PresentationExample(
         name: "framing after a cancel", state: PhotoTimerState(),
         context: .init(hasRun: true, framing: .init(photos: 0, cancelled: true))),

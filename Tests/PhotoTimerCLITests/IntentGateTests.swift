@@ -17,51 +17,75 @@ struct IntentGateTests {
     "camera starting": [
       .start: "the camera is still starting", .takeNow: "no count is running",
       .cancel: "no count is running", .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "camera starting, the count starts itself": [
       .start: "the camera is still starting", .takeNow: nil, .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "camera did not open": [
       .start: "the camera is not ready: camera failed: no image file at /nowhere.jpg",
       .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "ready to frame": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "counting, steps running": [
       .start: "a count is already running", .takeNow: nil, .cancel: nil, .restart: nil,
       .quit: "a run is going: cancel it first",
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "counting, each step ended its own way": [
       .start: "a count is already running", .takeNow: nil, .cancel: nil, .restart: nil,
       .quit: "a run is going: cancel it first",
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "waiting for the camera": [
       .start: "a photo is being taken", .takeNow: "the count is over: the photo is being taken",
       .cancel: nil, .restart: nil, .quit: "a run is going: cancel it first",
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "waiting for the camera's hand-over": [
       .start: "a photo is being taken", .takeNow: "the count is over: the photo is being taken",
       .cancel: nil, .restart: nil, .quit: "a run is going: cancel it first",
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "taking the photo": [
       .start: "a photo is being taken", .takeNow: "the count is over: the photo is being taken",
       .cancel: nil, .restart: nil, .quit: "a run is going: cancel it first",
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "captured": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "failed": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "cancelled": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "cancelled, the command ending": Dictionary(
       uniqueKeysWithValues: PhotoTimerPresentation.Action.allCases.map {
@@ -69,21 +93,25 @@ struct IntentGateTests {
       }),
     "framing after two photos": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
-      .restart: "no count is running", .quit: nil,
+      .restart: "no count is running", .quit: nil, .autoStart: nil,
     ],
     "framing, the count waiting for the people": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
-      .restart: "no count is running", .quit: nil,
+      .restart: "no count is running", .quit: nil, .autoStart: nil,
     ],
     "framing after a cancel": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
+      .autoStart:
+        "no count starts by itself here: it needs a camera on screen and the people step",
     ],
     "time-lapse between shots": [
       .start: "a time-lapse is waiting for its next shot: cancel it first",
       .takeNow: "a time-lapse is waiting for its next shot: cancel it first", .cancel: nil,
       .restart: "a time-lapse is waiting for its next shot: cancel it first",
       .quit: "a time-lapse is waiting for its next shot: cancel it first",
+      .autoStart:
+        "a time-lapse is waiting for its next shot: cancel it first",
     ],
   ]
 
@@ -119,12 +147,19 @@ struct IntentGateTests {
     }
   }
 
-  @Test("A start's chosen length reaches the front end")
-  func startSeconds() {
-    let shown = PhotoTimerPresentation(state: PhotoTimerState())
-    var chosen: Int??
-    _ = RemoteLink.answer(.start(seconds: 10), shown: shown) { _, seconds in chosen = seconds }
-    #expect(chosen == 10)
+  @Test("A start's chosen length and the switch's state reach the front end")
+  func choices() {
+    let shown = PhotoTimerPresentation(
+      state: PhotoTimerState(), context: .init(autoStart: true))
+    var chosen: [IntentChoice] = []
+    _ = RemoteLink.answer(.start(seconds: 10), shown: shown) { _, choice in chosen.append(choice) }
+    _ = RemoteLink.answer(.autoStart(on: false), shown: shown) { _, choice in
+      chosen.append(choice)
+    }
+    #expect(chosen == [IntentChoice(seconds: 10), IntentChoice(on: false)])
+    #expect(shown.label(of: .autoStart) == "start by hand")
+    let off = PhotoTimerPresentation(state: PhotoTimerState(), context: .init(autoStart: false))
+    #expect(off.label(of: .autoStart) == "start when ready")
   }
 
   /// What each terminal key does at each kind of moment (with and without framing).
@@ -151,9 +186,11 @@ struct IntentGateTests {
     #expect(try done(.quit, "taking the photo") == .cancel)
     #expect(try done(.quit, "ready to frame") == .quit)
     #expect(try done(.quit, "cancelled, the command ending") == nil)
+    #expect(try done(.autoStart, "framing after two photos") == .autoStart)
+    #expect(try done(.autoStart, "ready to frame") == nil)
     // Every key's choice is always one the presentation allows.
     for example in PresentationExample.all {
-      for key in [Key.go, .restart, .cancel, .quit] {
+      for key in [Key.go, .restart, .cancel, .quit, .autoStart] {
         for framing in [true, false] {
           if let action = example.presentation.first(of: key.actions(framing: framing)) {
             #expect(example.presentation.actions.contains(action))

@@ -153,6 +153,44 @@ import Testing
     _ = try await program.stop()
   }
 
+  @Test("The page's switch starts the count by itself once she is in and still, and turns off")
+  func autoStart() async throws {
+    let graph =
+      "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
+      + "format=yuvj420p"
+    let program = try Program([
+      "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "1", "--blink-window", "0",
+      "--camera", "ffmpeg:\(graph)", "--ffmpeg-format", "lavfi",
+    ])
+    defer { program.kill() }
+    let browser = try await WebDriver(width: 360, height: 780)
+    do {
+      try await browser.open(try await program.link())
+      #expect(try await browser.wait(for: "return window.phototimer.autoStart === false"))
+      #expect(program.events("started").isEmpty)
+      try await browser.saveScreenshot("remote-page-switch")
+      // NB: a phone taps the row; its label turns the switch.
+      try await browser.click("#auto-start")
+      #expect(try await browser.wait(for: "return window.phototimer.autoStart === true"))
+      // NB: the model loads, she is found and holds still for a second; under a sanitizer
+      // that takes many seconds.
+      #expect(try await program.wait(for: "captured", limit: .seconds(90)))
+      #expect(program.events("started").count == 1)
+      // Off (back from the photo to the picture, where the switch is).
+      #expect(try await browser.wait(for: "return window.phototimer.photos === 1"))
+      try await browser.click("#back")
+      try await browser.click("#auto-start")
+      #expect(try await browser.wait(for: "return window.phototimer.autoStart === false"))
+    } catch {
+      await browser.quit()
+      throw error
+    }
+    await browser.quit()
+    let code = try await program.stop()
+    #expect(code == 0, "exit \(code): \(program.lines.suffix(4))")
+    #expect(program.events("started").count == 1)
+  }
+
   /// Runs `body` with the program (`arguments`) and a browser of `width` × `height`; the
   /// browser quits and the program is stopped however `body` ends.
   private func withProgram(

@@ -427,6 +427,34 @@ struct WindowTests {
     }
   }
 
+  @Test(
+    "w ticks the switch beside Start: the count then starts by itself once she is in and still"
+  )
+  func startWhenReady() async throws {
+    let astronaut = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(
+        "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
+    let camera = [
+      "--camera",
+      "ffmpeg:movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p",
+      "--ffmpeg-format", "lavfi", "-s", "1",
+    ]
+    try await withWindow(camera, name: "start-when-ready") { server, window in
+      try await window.waitFor("first-frame")
+      try await window.waitFor("status idle")
+      // Off: she is in the picture and nothing starts.
+      try await Task.sleep(for: .seconds(2))
+      #expect(!window.lines.contains { $0.hasPrefix("status counting") })
+      _ = try await server.screenshot("start-when-ready-off")
+      try await server.press("w")
+      // NB: the model loads, she is found and holds still for a second; under a sanitizer
+      // that takes many seconds.
+      try await window.waitFor("status counting", limit: .seconds(90))
+      try await window.waitFor("status captured", limit: .seconds(60))
+      #expect(window.photos.count == 1)
+    }
+  }
+
   @Test("a full run writes a JPEG exiftool reads, and the window shows that photo")
   func fullRun() async throws {
     let source = ["--camera", "ffmpeg:testsrc2=size=640x480:rate=30", "--ffmpeg-format", "lavfi"]

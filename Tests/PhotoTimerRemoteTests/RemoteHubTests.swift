@@ -66,9 +66,9 @@ import Testing
     #expect(
       shown.remoteJSON.hasSuffix(
         #""faces":[{"x":0.25,"y":0.125,"width":0.5,"height":0.25,"eyes":"open"},"#
-          + #"{"x":0,"y":0.5,"width":0.125,"height":0.25,"eyes":"closed"}]}"#))
+          + #"{"x":0,"y":0.5,"width":0.125,"height":0.25,"eyes":"closed"}],"autoStart":null}"#))
     let captured = PhotoTimerPresentation(
-      state: PhotoTimerState(status: .capturing), context: .init(hasRun: true))
-    #expect(captured.remoteJSON.hasSuffix(#""faces":[]}"#))
+      state: PhotoTimerState(status: .capturing), context: .init(hasRun: true, autoStart: true))
+    #expect(captured.remoteJSON.hasSuffix(#""faces":[],"autoStart":true}"#))
   }
 }

@@ -22,7 +22,8 @@ import Testing
   static let paths = [
     "/", "/index.html", "/app.js", "/app.css", "/api/state", "/api/events", "/api/preview",
     "/api/photos", "/api/photos/1", "/api/start", "/api/take-now", "/api/cancel",
-    "/api/restart", "/nothing", "/../etc/passwd", "/api/photos/../../etc/passwd", "",
+    "/api/restart", "/api/start-when-ready", "/nothing", "/../etc/passwd",
+    "/api/photos/../../etc/passwd", "",
   ]
   static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "BREW"]
 
@@ -108,6 +109,22 @@ import Testing
     ])
   func startSeconds(query: String, expected: RemoteRouter.Decision) {
     let post = request("POST", "/api/start", query: query, bearer: token.text)
+    #expect(router.route(post) == expected)
+  }
+
+  @Test(
+    "The switch is set, not flipped: on=1 or on=0, nothing else",
+    arguments: [
+      ("on=1", RemoteRouter.Decision.serve(.intent(.autoStart(on: true)), head: false)),
+      ("on=true", .serve(.intent(.autoStart(on: true)), head: false)),
+      ("on=0", .serve(.intent(.autoStart(on: false)), head: false)),
+      ("on=false", .serve(.intent(.autoStart(on: false)), head: false)),
+      ("on=maybe", .refuse(.badRequest("on must be 1 or 0"))),
+      ("", .refuse(.badRequest("on must be 1 or 0"))),
+    ])
+  func autoStart(query: String, expected: RemoteRouter.Decision) {
+    let post = request(
+      "POST", "/api/start-when-ready", query: query.isEmpty ? nil : query, bearer: token.text)
     #expect(router.route(post) == expected)
   }
 

@@ -14,7 +14,7 @@ struct PresentationTests {
       lines.append(
         "row \(row.label) [\(row.mark)] \(row.detail)" + (row.time.map { " @ \($0)" } ?? ""))
     }
-    lines.append("actions " + shown.actions.map(\.label).joined(separator: ", "))
+    lines.append("actions " + shown.actions.map(shown.label(of:)).joined(separator: ", "))
     if let note = shown.note { lines.append("note \(note)") }
     for row in shown.summary {
       lines.append("summary \(row.label): \(row.value)" + (row.note.map { " (\($0))" } ?? ""))
@@ -69,7 +69,7 @@ struct PresentationTests {
       "row location [pending] ",
       "row filter [pending] ",
       "row people [pending] ",
-      "actions start, quit",
+      "actions start, start by hand, quit",
       "animating false",
     ],
     "framing after a cancel": [
@@ -212,7 +212,7 @@ struct PresentationTests {
       "row location [pending] ",
       "row filter [pending] ",
       "row people [pending] ",
-      "actions start, quit",
+      "actions start, start when ready, quit",
       "animating false",
     ],
   ]

@@ -30,6 +30,9 @@ extension PhotoTimerPresentation {
     case restart
     /// Leave.
     case quit
+    /// Turn the count that starts by itself once the group is in and still on or off (the
+    /// switch beside Start; `--start-when-ready` turns it on at the start).
+    case autoStart = "start-when-ready"
 
     /// The action on a button: `Take it now`.
     public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
@@ -42,6 +45,7 @@ extension PhotoTimerPresentation {
       case .cancel: "c"
       case .restart: "r"
       case .quit: "q"
+      case .autoStart: "w"
       }
     }
 
@@ -53,8 +57,15 @@ extension PhotoTimerPresentation {
       case .cancel: "cancel"
       case .restart: "restart"
       case .quit: "quit"
+      case .autoStart: "start when ready"
       }
     }
+  }
+
+  /// What asking for `action` does now, in a few words: the action's ``Action/label``, but
+  /// for the switch what pressing it does (`start when ready`, or `start by hand` while on).
+  public func label(of action: Action) -> String {
+    action == .autoStart && autoStart == true ? "start by hand" : action.label
   }
 
   /// The countdowns a front end offers to choose from, in seconds (0: no count); a front end
@@ -105,20 +116,25 @@ extension PhotoTimerPresentation {
       if let problem = context.problem { return "the camera is not ready: \(problem)" }
       return "the camera is still starting"
     case (.takeNow, _), (.cancel, _), (.restart, _): return "no count is running"
+    case (.autoStart, _):
+      return "no count starts by itself here: it needs a camera on screen and the people step"
     }
   }
 
   static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
     if context.isOver { return [] }
     if context.betweenShots { return [.cancel] }
+    // NB: the switch is there whenever it can be used, counting or not: turned on during a
+    // count, it waits for the next group.
+    let switchable: [Action] = context.autoStart != nil ? [.autoStart] : []
     switch status {
-    case .counting: return [.takeNow, .cancel, .restart]
-    case .waiting, .capturing: return [.cancel, .restart]
+    case .counting: return [.takeNow, .cancel, .restart] + switchable
+    case .waiting, .capturing: return [.cancel, .restart] + switchable
     case .idle where context.cameraStarting && context.startsWhenReady && !context.hasRun:
       return [.takeNow, .quit]
     case .idle, .captured, .failed:
       let canStart = !context.cameraStarting && context.problem == nil
-      return (canStart ? [.start] : []) + [.quit]
+      return (canStart ? [.start] : []) + switchable + [.quit]
     }
   }
 }

@@ -38,6 +38,10 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     /// The faces followed in the picture now (``FaceMark``), by the people step or a count
     /// that waits for the people; empty when no one follows them.
     public var faces: [FaceMark]
+    /// The switch for a count that starts by itself once the group is in and still: on,
+    /// off, or `nil` where there is none (no camera on screen, the people step off, a single
+    /// count that starts at once).
+    public var autoStart: Bool?
 
     /// Creates a context; by default a ready camera and no run yet.
     ///
@@ -52,13 +56,15 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     ///   - audience: Who reads the screen; the keyboard's user by default.
     ///   - startsWhenReady: The count starts by itself once the camera is open.
     ///   - faces: The faces followed in the picture now.
+    ///   - autoStart: The switch for a count that starts by itself, if there is one.
     public init(
       cameraStarting: Bool = false, problem: String? = nil, hasRun: Bool = false,
       isOver: Bool = false, framing: Framing? = nil, note: String? = nil,
       betweenShots: Bool = false, audience: Audience = .keyboard, startsWhenReady: Bool = false,
-      faces: [FaceMark] = []
+      faces: [FaceMark] = [], autoStart: Bool? = nil
     ) {
       self.faces = faces
+      self.autoStart = autoStart
       self.audience = audience
       self.startsWhenReady = startsWhenReady
       self.cameraStarting = cameraStarting
@@ -209,6 +215,9 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
   /// Empty when no one follows the people, and whenever the screen shows something else than
   /// the live picture (the photo just taken, a failure, the end).
   public var faces: [FaceMark]
+  /// The switch for a count that starts by itself once the group is in: on, off, or `nil`
+  /// where there is none (``Action/autoStart`` turns it).
+  public var autoStart: Bool?
 
   /// The presentation of `state` in `context`.
   ///
@@ -238,6 +247,7 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     isAnimating =
       !context.isOver && (status.tone == .busy || checklist.contains { $0.mark == .working })
     faces = Self.showsLivePicture(state.status, context: context) ? context.faces : []
+    autoStart = context.isOver ? nil : context.autoStart
   }
 }
 

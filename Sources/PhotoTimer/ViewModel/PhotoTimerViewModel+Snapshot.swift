@@ -37,12 +37,13 @@ extension PhotoTimerViewModel {
     ///   - audience: Who reads it: the keyboard's user, or a phone.
     ///   - startsWhenReady: The count starts by itself once the camera is open.
     ///   - faces: The faces followed in the picture now (the camera's people watcher).
+    ///   - autoStart: The switch for a count that starts by itself, if the front end has one.
     /// - Returns: What every front end draws.
     public func presentation(
       cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
       framing: PhotoTimerPresentation.Framing? = nil,
       audience: PhotoTimerPresentation.Audience = .keyboard, startsWhenReady: Bool = false,
-      faces: [FaceMark] = []
+      faces: [FaceMark] = [], autoStart: Bool? = nil
     ) -> PhotoTimerPresentation {
       var betweenShots = false
       if isSessionRunning, case .captured = state.status { betweenShots = true }
@@ -51,7 +52,7 @@ extension PhotoTimerViewModel {
         context: .init(
           cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
           framing: framing, note: note, betweenShots: betweenShots, audience: audience,
-          startsWhenReady: startsWhenReady, faces: faces))
+          startsWhenReady: startsWhenReady, faces: faces, autoStart: autoStart))
     }
   }
 

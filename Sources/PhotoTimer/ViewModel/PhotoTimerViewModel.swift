@@ -204,15 +204,17 @@ public final class PhotoTimerViewModel {
   ///   - framing: Framing between counts, when the front end frames before each count.
   ///   - audience: Who reads it: the keyboard's user, or a phone.
   ///   - faces: The faces followed in the picture now (the camera's people watcher).
+  ///   - autoStart: The switch for a count that starts by itself, if the front end has one.
   /// - Returns: What every front end draws.
   public func presentation(
     cameraStarting: Bool = false, problem: String? = nil, isOver: Bool = false,
     framing: PhotoTimerPresentation.Framing? = nil,
-    audience: PhotoTimerPresentation.Audience = .keyboard, faces: [FaceMark] = []
+    audience: PhotoTimerPresentation.Audience = .keyboard, faces: [FaceMark] = [],
+    autoStart: Bool? = nil
   ) -> PhotoTimerPresentation {
     snapshot.presentation(
       cameraStarting: cameraStarting, problem: problem, isOver: isOver, framing: framing,
-      audience: audience, faces: faces)
+      audience: audience, faces: faces, autoStart: autoStart)
   }
 
   /// This moment of the model as a value.

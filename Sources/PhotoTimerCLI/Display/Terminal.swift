@@ -61,6 +61,8 @@ enum Key: Equatable {
   case go
   /// r: count again from the top.
   case restart
+  /// w: the count that starts by itself once the group is in, on or off.
+  case autoStart
 
   /// The actions the key asks for, the first one allowed now: space takes it now while
   /// counting, else starts; c cancels a count, and without framing ends the command.
@@ -70,6 +72,7 @@ enum Key: Equatable {
     case .restart: [.restart]
     case .quit: [.cancel, .quit]
     case .cancel: framing ? [.cancel] : [.cancel, .quit]
+    case .autoStart: [.autoStart]
     }
   }
 
@@ -83,6 +86,7 @@ enum Key: Equatable {
       case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x1B: .quit
       case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): .go
       case UInt8(ascii: "r"), UInt8(ascii: "R"): .restart
+      case UInt8(ascii: "w"), UInt8(ascii: "W"): .autoStart
       default: nil
       }
     }

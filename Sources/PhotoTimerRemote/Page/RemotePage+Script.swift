@@ -71,14 +71,20 @@ extension RemotePage {
       for (const button of document.querySelectorAll("#seconds button")) {
         button.disabled = !can("start");
       }
+      // The switch beside Start: there only where the program can watch for the people.
+      stats.autoStart = p.autoStart;
+      $("auto-start").hidden = p.autoStart == null;
+      $("start-when-ready").checked = p.autoStart === true;
+      $("start-when-ready").disabled = busyPost || !can("start-when-ready");
     }
 
-    async function post(intent) {
+    async function post(intent, query) {
       if (busyPost) return;
       busyPost = true;
       if (lastPresentation) render(lastPresentation);
       let path = "/api/" + intent;
       if (intent === "start" && seconds != null) path += "?seconds=" + seconds;
+      if (query) path += "?" + query;
       try {
         stats.posts++;
         const answer = await fetch(path, { method: "POST", credentials: "same-origin" });
@@ -267,6 +273,9 @@ extension RemotePage {
         });
       }
       $("back").addEventListener("click", showLive);
+      $("start-when-ready").addEventListener("change", (event) => {
+        post("start-when-ready", "on=" + (event.target.checked ? "1" : "0"));
+      });
       try {
         const answer = await fetch("/api/state", { credentials: "same-origin" });
         if (answer.ok) {

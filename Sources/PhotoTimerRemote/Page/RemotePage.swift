@@ -16,7 +16,8 @@ package enum RemotePage {
 
   /// A button per intent a phone can send, titled from the same table (the primary one, start
   /// or take it now, coloured).
-  private static let actionButtons = RemoteIntent.actions.map { action in
+  private static let actionButtons = RemoteIntent.actions.filter { $0 != .autoStart }.map {
+    action in
     let primary = action == .start || action == .takeNow ? #" class="primary""# : ""
     return
       #"<button id="\#(action.rawValue)"\#(primary) data-intent="\#(action.rawValue)" disabled>"#
@@ -55,6 +56,11 @@ package enum RemotePage {
           <div id="seconds" role="radiogroup" aria-label="countdown">
             \#(countdownButtons)
           </div>
+          <label id="auto-start" class="switch" hidden>
+            <input type="checkbox" id="start-when-ready" role="switch">
+            <span>\#(PhotoTimerPresentation.Action.autoStart.title)</span>
+            <small>the count starts once everyone is in and still</small>
+          </label>
           <p id="note" hidden></p>
           <ul id="checklist"></ul>
         </div>
@@ -119,6 +125,12 @@ package enum RemotePage {
     #seconds { display: flex; gap: 8px; margin: 10px 0 4px; }
     #seconds button { flex: 1; min-height: 40px; }
     #seconds button[aria-checked="true"] { background: var(--accent); }
+    .switch { display: grid; grid-template-columns: auto 1fr; column-gap: 10px;
+      align-items: center; margin: 10px 2px 4px; font-size: 17px; font-weight: 600; }
+    .switch[hidden] { display: none; }
+    .switch input { width: 44px; height: 26px; margin: 0; grid-row: span 2;
+      accent-color: var(--ok); }
+    .switch small { color: #9a9996; font-weight: 400; font-size: 13px; }
     #actions { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
     button, .button { min-height: 56px; border: 0; border-radius: 12px; background: #3d3d3d;
       color: inherit; font: inherit; font-size: 18px; font-weight: 600; cursor: pointer;

@@ -9,12 +9,14 @@ extension PhotoTimerPresentation {
   ///  "checklist":[{"step":"camera","mark":"done","symbol":"✓","detail":"f/4 · 1/125s",
   ///  "time":"0.5 s"},…],"actions":["take-now","cancel","restart"],"note":null,
   ///  "summary":[],"animating":true,
-  ///  "faces":[{"x":0.41,"y":0.22,"width":0.09,"height":0.16,"eyes":"open"}]}
+  ///  "faces":[{"x":0.41,"y":0.22,"width":0.09,"height":0.16,"eyes":"open"}],
+  ///  "autoStart":false}
   /// ```
   ///
   /// `faces` are the presentation's ``PhotoTimerPresentation/faces``, as fractions of the
   /// picture in the camera's own orientation: the page draws them on the preview's canvas,
-  /// which its style mirrors with the picture.
+  /// which its style mirrors with the picture. `autoStart` is the switch for a count that
+  /// starts by itself (`null`: none here).
   package var remoteJSON: String {
     var object = JSONObject()
     if let count { object.add("count", count) } else { object.addRaw("count", "null") }
@@ -49,6 +51,7 @@ extension PhotoTimerPresentation {
       return item.text
     }
     object.addRaw("faces", "[" + marks.joined(separator: ",") + "]")
+    object.addRaw("autoStart", autoStart.map { $0 ? "true" : "false" } ?? "null")
     return object.text
   }
 

@@ -10,6 +10,8 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
   case cancel
   /// Cancel the run and start it again.
   case restart
+  /// Turn the count that starts by itself once the group is in on or off.
+  case autoStart(on: Bool)
 
   /// The longest count a remote may ask for.
   public static let secondsRange = 0...600
@@ -25,19 +27,22 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
     case .takeNow: .takeNow
     case .cancel: .cancel
     case .restart: .restart
+    case .autoStart: .autoStart
     }
   }
 
   /// The intent's name in the API: the action's (`start`, `take-now`, `cancel`, `restart`).
   public var description: String { action.rawValue }
 
-  /// The intent for `action` (a start of the program's own length), or `nil` for quit.
+  /// The intent for `action` (a start of the program's own length, the switch turned on),
+  /// or `nil` for quit.
   public init?(_ action: PhotoTimerPresentation.Action) {
     switch action {
     case .start: self = .start(seconds: nil)
     case .takeNow: self = .takeNow
     case .cancel: self = .cancel
     case .restart: self = .restart
+    case .autoStart: self = .autoStart(on: true)
     case .quit: return nil
     }
   }

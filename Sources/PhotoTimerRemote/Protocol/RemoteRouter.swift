@@ -136,6 +136,14 @@ package struct RemoteRouter: Sendable {
       return .refuse(.forbidden)
     }
     if let length = request.contentLength, length > Self.maximumBody { return .refuse(.tooLarge) }
+    if case .autoStart = intent {
+      // NB: the switch's state, not a flip: a double tap or a retry leaves it as asked.
+      switch request.queryValue("on") {
+      case "1", "true": return .serve(.intent(.autoStart(on: true)), head: false)
+      case "0", "false": return .serve(.intent(.autoStart(on: false)), head: false)
+      default: return .refuse(.badRequest("on must be 1 or 0"))
+      }
+    }
     guard case .start = intent else { return .serve(.intent(intent), head: false) }
     guard let text = request.queryValue("seconds") else {
       return .serve(.intent(.start(seconds: nil)), head: false)
