@@ -87,4 +87,21 @@ struct SharpnessTests {
     let blurred = GreyImage(smeared).sharpness(in: face)
     #expect(blurred < sharp * FrameChoice.sharpEnough, "\(sharp) → \(blurred)")
   }
+
+  @Test(
+    "a blink, and the box dlib draws a few pixels larger or smaller, keep the face sharp",
+    arguments: [
+      PixelBox(x: 179, y: 84, width: 86, height: 86),
+      PixelBox(x: 183, y: 88, width: 80, height: 80),
+    ])
+  func notBlurred(shutBox: PixelBox) {
+    // NB: the count's reference from the largest box; the frame judged shut, in `shutBox`.
+    let open = TestFaces.astronaut.faceSharpness([
+      PixelBox(x: 170, y: 76, width: 104, height: 104)
+    ])
+    let shut = TestFaces.astronautShut.faceSharpness([shutBox])
+    #expect(shut >= open * FrameChoice.sharpEnough, "\(open) → \(shut)")
+    let smeared = TestFaces.blurred(TestFaces.astronaut, length: 9).faceSharpness([shutBox])
+    #expect(smeared < open * FrameChoice.sharpEnough, "\(open) → \(smeared)")
+  }
 }

@@ -16,6 +16,17 @@ enum TestFaces {
     return frame
   }()
 
+  /// The same photograph with her eyes painted shut (see the fixtures' README).
+  static let astronautShut: Frame = {
+    guard
+      let url = Bundle.module.url(
+        forResource: "astronaut-eyes-shut", withExtension: "jpg", subdirectory: "Fixtures"),
+      let data = try? Data(contentsOf: url),
+      let frame = try? JPEGCodec.decode([UInt8](data), path: url.path)
+    else { return Frame(width: 1, height: 1) }
+    return frame
+  }()
+
   /// The part of the astronaut photograph around her head: the face is about 45 % of its
   /// width.
   static let head = crop(astronaut, PixelBox(x: 127, y: 32, width: 190, height: 190))

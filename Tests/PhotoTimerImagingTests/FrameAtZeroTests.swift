@@ -212,10 +212,10 @@ struct FrameAtZeroTests {
           offset: .milliseconds(milliseconds), faces: faces, eyesClosed: closed,
           sharpness: sharpness))
     }
-    // Before zero, one shut, one blurred (below 60 % of the count's sharpness), one missing.
+    // Before zero, one shut, one blurred (below 40 % of the count's sharpness), one missing.
     let settled = [
       add(-100, faces: 2, closed: 0, sharpness: 100), add(0, faces: 2, closed: 1, sharpness: 100),
-      add(33, faces: 2, closed: 0, sharpness: 50), add(66, faces: 1, closed: 0, sharpness: 100),
+      add(33, faces: 2, closed: 0, sharpness: 30), add(66, faces: 1, closed: 0, sharpness: 100),
       add(100, faces: 2, closed: 0, sharpness: 90),
     ]
     #expect(settled == [false, false, false, false, true])
