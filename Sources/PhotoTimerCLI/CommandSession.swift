@@ -259,21 +259,31 @@ final class CommandSession {
     case .ready where progress.autoStart != true:
       // NB: said by a wait the switch has just ended.
       return
-    case .ready(.state(.ready)):
-      progress.framing?.waiting = nil
-      // NB: through the same gate as a key: nothing starts over a run, a failed camera or a
-      // program that is ending.
-      if presentation(model.snapshot).actions.contains(.start) { perform(.start) }
-    case .ready(.state(.waiting(let words))):
+    case .ready(let report):
       guard !model.isSessionRunning, !progress.phase.isDone else { return }
-      progress.framing?.waiting = words
-    case .ready(.unavailable(let problem)):
-      progress.framing?.waiting = "no count by itself: \(problem)"
+      let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
+      await display.showReady(report, time: now)
+      handleReady(report)
     case .faces(let marks):
       guard marks != progress.faces else { return }
       progress.faces = marks
     }
     if !progress.phase.isDone { await draw(display) }
+  }
+
+  /// What the count that starts itself says: the words it waits for, or the start.
+  private func handleReady(_ report: ScreenStage.ReadyReport) {
+    switch report {
+    case .state(.ready):
+      progress.framing?.waiting = nil
+      // NB: through the same gate as a key: nothing starts over a run, a failed camera or a
+      // program that is ending.
+      if presentation(model.snapshot).actions.contains(.start) { perform(.start) }
+    case .state(.waiting(let words)):
+      progress.framing?.waiting = words
+    case .unavailable(let problem):
+      progress.framing?.waiting = "no count by itself: \(problem)"
+    }
   }
 
   /// Draws the model as it is now, after an input of the command's own.

@@ -60,6 +60,19 @@ struct ReadyCommandTests {
       try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
     #expect(events.filter { $0["event"] as? String == "started" }.count == 1)
+    // What it waited for, then everyone ready, then the count.
+    let names = events.map { event -> String in
+      let name = event["event"] as? String ?? ""
+      return name == "ready" ? "ready \(event["state"] as? String ?? "")" : name
+    }
+    let waited = try #require(names.firstIndex(of: "ready waiting"), "\(names)")
+    let ready = try #require(names.firstIndex(of: "ready ready"), "\(names)")
+    let counted = try #require(names.firstIndex(of: "started"), "\(names)")
+    #expect(waited < ready && ready < counted, "\(names)")
+    #expect(
+      events.contains {
+        $0["event"] as? String == "ready" && $0["for"] as? String == "hold still"
+      }, "\(names)")
     let captured = try #require(events.first { $0["event"] as? String == "captured" })
     let file = try #require(captured["file"] as? String)
     #expect(FileManager.default.fileExists(atPath: file))

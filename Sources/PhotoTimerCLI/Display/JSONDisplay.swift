@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerSetup
 
 /// JSON Lines: one object per event, each with `"event"` and `"t"` (seconds since the start).
 ///
@@ -28,4 +29,24 @@ actor JSONDisplay: CommandDisplay {
   ) {}
 
   func close() -> String? { failure.message }
+
+  /// `{"event":"ready","t":4.2,"state":"waiting","for":"hold still"}` while a count that
+  /// starts itself waits (each time what it waits for changes), `"state":"ready"` when
+  /// everyone is in and still (the `started` event follows), `"state":"unavailable"` with
+  /// `"reason"` when it cannot watch.
+  func showReady(_ report: ScreenStage.ReadyReport, time: Duration) {
+    var object = JSONObject()
+    object.add("event", "ready")
+    object.add("t", time.secondsValue)
+    switch report {
+    case .state(.ready): object.add("state", "ready")
+    case .state(.waiting(let words)):
+      object.add("state", "waiting")
+      object.add("for", words)
+    case .unavailable(let reason):
+      object.add("state", "unavailable")
+      object.add("reason", reason)
+    }
+    failure.attempt { try sink.write(object.text + "\n") }
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerSetup
 
 /// How the command shows a session: the live view, plain lines, or JSON Lines.
 ///
@@ -24,6 +25,15 @@ protocol CommandDisplay: Sendable {
   ///
   /// - Returns: Why drawing failed, the first time it did, if it did.
   func close() async -> String?
+  /// What a count that starts itself waits for now, or that everyone is ready, at `time`:
+  /// for the output that has no screen to say it on (`--json`); the others show it in the
+  /// presentation's status.
+  func showReady(_ report: ScreenStage.ReadyReport, time: Duration) async
+}
+
+extension CommandDisplay {
+  /// Said in the status: nothing more to do.
+  func showReady(_ report: ScreenStage.ReadyReport, time: Duration) async {}
 }
 
 /// Each preparation and the count on one time axis, for the summary chart: the photo's own
