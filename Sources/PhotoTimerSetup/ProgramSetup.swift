@@ -69,9 +69,9 @@ package enum ProgramSetup {
     if let own = try options.camera.kind.services(options.camera, camera: camera, options: options)
     {
       services = own
-      // NB: a camera with services of its own (a DSLR) gives the people step no stream yet.
-      services.people = .disabled(
-        reason: options.people ? "not looked for with this camera yet" : "people off (--no-people)")
+      // NB: a camera with services of its own (a DSLR) shoots when the count says: the people
+      // are followed on its live view, where the screen holds one, and the shutter stays put.
+      services.people = people(onLiveView: camera as? LiveCamera, options)
     } else if let camera {
       let pipeline = try pipeline(camera, options)
       services = pipeline.services(location: services.location, people: people(pipeline, options))
@@ -141,6 +141,20 @@ package enum ProgramSetup {
     let model = FaceModel.standard
     model.preload()
     return pipeline.peopleStep { try await model.finder() }
+  }
+
+  /// The people step on a camera's live view (a DSLR's): off with `--no-people`, and where
+  /// the screen holds no live view to look at.
+  private static func people(
+    onLiveView live: LiveCamera?, _ options: CommandOptions.RunOptions
+  ) -> Preparation<PeopleSummary> {
+    guard options.people else { return .disabled(reason: "people off (--no-people)") }
+    guard let live else {
+      return .disabled(reason: "no live view to look at (none on screen)")
+    }
+    let model = FaceModel.standard
+    model.preload()
+    return live.peopleStep { try await model.finder() }
   }
 
   /// What a count that starts itself watches, whenever the screen holds a camera and the

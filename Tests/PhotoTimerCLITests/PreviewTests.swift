@@ -367,15 +367,20 @@ struct PreviewTests {
 
   /// A stand-in gphoto2 in `folder`: a blue live view that holds the device, a capture that
   /// fails while it is held.
-  static func standInDSLR(in folder: URL) async throws -> String {
+  static func standInDSLR(in folder: URL, liveView: URL? = nil) async throws -> String {
     let script = folder.appendingPathComponent("gphoto2.sh")
-    // A 0x3366cc JPEG for the live view and a grey one for the photo, made by ffmpeg.
+    // A 0x3366cc JPEG for the live view (or `liveView`) and a grey one for the photo.
     for (name, color) in [("live", "0x3366cc"), ("photo", "0x808080")] {
       let made = try await ChildProcess.run([
         "ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):size=160x120",
         "-frames:v", "1", folder.appendingPathComponent("\(name).jpg").path,
       ])
       #expect(made.succeeded, "\(made.standardError)")
+    }
+    if let liveView {
+      let live = folder.appendingPathComponent("live.jpg")
+      try FileManager.default.removeItem(at: live)
+      try FileManager.default.copyItem(at: liveView, to: live)
     }
     let dir = folder.path
     try """
@@ -415,6 +420,33 @@ struct PreviewTests {
       let photos = try FileManager.default.contentsOfDirectory(atPath: pane.folder.path)
       #expect(photos.filter { $0.hasSuffix(".jpg") }.count == 1)
       #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("held").path))
+    }
+  }
+
+  @Test("A DSLR: the people are followed on its live view during the count, and outlined")
+  func dslrPeople() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-dslr-people-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = try await Self.standInDSLR(in: folder, liveView: PeopleCommandTests.astronaut)
+    let arguments = ["--camera", "gphoto2", "--frame", "-s", "30", "--no-location", "-o", "@folder"]
+    let environment = ["COLORTERM": "truecolor", "PHOTOTIMER_GPHOTO2": script]
+    try await withPane(arguments, columns: 100, rows: 40, environment: environment) { pane in
+      #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("Framing") })
+      await pane.press("Space")
+      // NB: the model loads, then the live view is searched; under a sanitizer that takes
+      // seconds.
+      #expect(await pane.wait(seconds: 90) { $0.contains("1 person · eyes open") })
+      let green = PaneCells(await pane.screen()).all.filter {
+        isNear($0, [51, 209, 122], tolerance: 8) || $0.top == [51, 209, 122]
+          || $0.bottom == [51, 209, 122]
+      }
+      #expect(!green.isEmpty, "her face is outlined")
+      await pane.press("Space")
+      #expect(await pane.wait { $0.contains("✓ 1 taken") })
+      await pane.press("q")
+      #expect(await pane.waitForExit() == 0)
     }
   }
 

@@ -35,16 +35,11 @@ extension CameraPipeline {
       StepStatus.report("waiting for the camera")
       _ = try await run.preview.value()
       guard let session = run.session.withLock({ $0 }) else { throw CancellationError() }
-      StepStatus.report("looking for people")
       // NB: a camera the screen shows (a live camera) gets the faces outlined over its
       // previews; the photo never carries them.
       let watcher = PeopleWatcher(search: search, shown: (self.source as? LiveCamera)?.faces)
       run.watcher.withLock { $0 = watcher }
-      return try await watcher.watch(PacedFrames(session: session, interval: interval)) {
-        summary in
-        run.people.withLock { $0 = summary }
-        StepStatus.report(summary.description)
-      }
+      return try await watcher.followForStep(session, interval: interval, latest: run.people)
     }
   }
 
@@ -153,6 +148,22 @@ extension CameraPipeline {
 
 /// A session's frames, none closer together than `interval`: the frames in between are
 /// read and let go.
+extension PeopleWatcher {
+  /// The people step's own watching, on any camera's session: says it looks, then follows
+  /// the people on frames at most `interval` apart, keeping each new summary in `latest`
+  /// (the step's last word at the shutter) and saying it as the step's status. Never ends by
+  /// itself: the shutter cancels it.
+  func followForStep(
+    _ session: any CameraSession, interval: Duration, latest: Locked<PeopleSummary?>
+  ) async throws -> PeopleSummary {
+    StepStatus.report("looking for people")
+    return try await watch(PacedFrames(session: session, interval: interval)) { summary in
+      latest.withLock { $0 = summary }
+      StepStatus.report(summary.description)
+    }
+  }
+}
+
 struct PacedFrames: AsyncSequence, Sendable {
   typealias Element = Frame
 
