@@ -430,7 +430,9 @@ struct PreviewTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = try await Self.standInDSLR(in: folder, liveView: PeopleCommandTests.astronaut)
-    let arguments = ["--camera", "gphoto2", "--frame", "-s", "30", "--no-location", "-o", "@folder"]
+    let arguments = [
+      "--camera", "gphoto2", "--frame", "-s", "30", "--no-location", "-o", "@folder",
+    ]
     let environment = ["COLORTERM": "truecolor", "PHOTOTIMER_GPHOTO2": script]
     try await withPane(arguments, columns: 100, rows: 40, environment: environment) { pane in
       #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("Framing") })
