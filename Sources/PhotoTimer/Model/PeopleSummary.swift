@@ -66,10 +66,7 @@ public struct KeptFrame: Sendable, Hashable {
 
   /// The offset signed, to the hundredth of a second: `+0.27 s`, `-0.10 s`, `+0.00 s`.
   public var offsetText: String {
-    let hundredths = Int((offset.secondsValue * 100).rounded())
-    let sign = hundredths < 0 ? "-" : "+"
-    let magnitude = abs(hundredths)
-    let fraction = magnitude % 100
-    return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
+    let seconds = offset.formattedSeconds(fractionDigits: 2)
+    return (seconds.hasPrefix("-") ? seconds : "+" + seconds) + " s"
   }
 }
