@@ -40,20 +40,8 @@ extension CommandSession {
     case .cancel: model.cancel()
     case .restart: model.restart()
     case .quit: stop()
-    case .autoStart: startWhenReady(choice.on ?? !(progress.autoStart ?? false))
-    }
-  }
-
-  /// Turns the count that starts by itself on (it watches for the next group now, unless a
-  /// count runs: then once it has ended) or off (the wait ends; counts start by hand).
-  func startWhenReady(_ on: Bool) {
-    guard progress.autoStart != nil, progress.autoStart != on else { return }
-    progress.autoStart = on
-    if on {
-      watchForPeople(afterCount: false)
-    } else {
-      stage.stopWatchingForPeople()
-      progress.framing?.waiting = nil
+    case .autoStart:
+      autoStart(progress.autoStart.set(choice.on ?? !(progress.autoStart.isOn ?? false)))
     }
   }
 

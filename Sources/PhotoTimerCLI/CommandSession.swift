@@ -51,9 +51,9 @@ final class CommandSession {
     var sessionStart = Duration.zero
     /// The faces followed in the picture now.
     var faces: [FaceMark] = []
-    /// The switch for a count that starts by itself once the group is in: `nil` when there
-    /// is none (no framing, no camera on screen, the people off).
-    var autoStart: Bool?
+    /// The switch for a count that starts by itself once the group is in (none without
+    /// framing, a camera on screen or the people step), and what the count waits for.
+    var autoStart = AutoStart(available: false, on: false)
   }
 
   let options: CommandOptions.RunOptions
@@ -112,7 +112,8 @@ final class CommandSession {
       phase: camera != nil ? .cameraOpening(takeNowAtStart: false) : .running,
       framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
       timeline: Timeline(sequential: options.sequential))
-    if screen.frames, ready != nil { progress.autoStart = options.startWhenReady }
+    progress.autoStart = AutoStart(
+      available: screen.frames && ready != nil, on: options.startWhenReady)
   }
 
   /// Runs until a photo is taken, the run fails, or it is cancelled (with `--frame`: until
@@ -215,7 +216,7 @@ final class CommandSession {
 
   func startSession(takeNow: Bool = false) {
     stage.stopWatchingForPeople()
-    progress.framing?.waiting = nil
+    _ = progress.autoStart.countStarts()
     progress.framing?.problem = nil
     progress.framing?.cancelled = false
     model.startTimer()
@@ -250,40 +251,24 @@ final class CommandSession {
       guard case .cameraOpening(let takeNow) = progress.phase else { return }
       progress.phase = .running
       if !keepsFraming { startSession(takeNow: takeNow) }
-      watchForPeople(afterCount: false)
+      autoStart(progress.autoStart.cameraOpened())
     case .previewStopped(let problem):
       model.post(note: "no preview: \(problem)")
       return
     case .remote(let command):
       command.answer(asked)
-    case .ready where progress.autoStart != true:
-      // NB: said by a wait the switch has just ended.
-      return
     case .ready(let report):
-      guard !model.isSessionRunning, !progress.phase.isDone else { return }
+      // NB: a wait the switch has just ended, or one overtaken by a count, says nothing.
+      guard progress.autoStart.isOn == true, !model.isSessionRunning, !progress.phase.isDone
+      else { return }
       let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
       await display.showReady(report, time: now)
-      handleReady(report)
+      autoStart(progress.autoStart.heard(report))
     case .faces(let marks):
       guard marks != progress.faces else { return }
       progress.faces = marks
     }
     if !progress.phase.isDone { await draw(display) }
-  }
-
-  /// What the count that starts itself says: the words it waits for, or the start.
-  private func handleReady(_ report: ScreenStage.ReadyReport) {
-    switch report {
-    case .state(.ready):
-      progress.framing?.waiting = nil
-      // NB: through the same gate as a key: nothing starts over a run, a failed camera or a
-      // program that is ending.
-      if presentation(model.snapshot).actions.contains(.start) { perform(.start) }
-    case .state(.waiting(let words)):
-      progress.framing?.waiting = words
-    case .unavailable(let problem):
-      progress.framing?.waiting = "no count by itself: \(problem)"
-    }
   }
 
   /// Draws the model as it is now, after an input of the command's own.
@@ -303,11 +288,12 @@ final class CommandSession {
     let over =
       progress.phase.endAsked || !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
     // NB: framing begins once the camera is open: until then the screen says it is starting.
-    let framing = snapshot.isSessionRunning || opening ? nil : progress.framing
+    var framing = snapshot.isSessionRunning || opening ? nil : progress.framing
+    framing?.waiting = progress.autoStart.waiting
     return snapshot.presentation(
       cameraStarting: opening, isOver: over, framing: framing,
       audience: audience, startsWhenReady: !keepsFraming, faces: progress.faces,
-      autoStart: progress.autoStart)
+      autoStart: progress.autoStart.isOn)
   }
 
   /// What the model's change means for the command: the chart, the outcome, the end.
@@ -337,7 +323,7 @@ final class CommandSession {
       if !keepsFraming || progress.phase.endAsked {
         progress.phase = .done(asked: progress.phase.endAsked)
       } else {
-        watchForPeople(afterCount: true)
+        autoStart(progress.autoStart.countEnded())
       }
     case .ended(let result):
       ended(result)
@@ -374,16 +360,24 @@ final class CommandSession {
     case .cancelled:
       progress.framing?.cancelled = true
     }
-    watchForPeople(afterCount: true)
+    autoStart(progress.autoStart.countEnded())
   }
 
-  /// With `--start-when-ready`, while framing: watches for the people, shows what the count
-  /// waits for, and starts it once they are in and still (after a count, once the picture
-  /// has emptied first).
-  func watchForPeople(afterCount: Bool) {
-    guard let input, progress.autoStart == true, stage.ready != nil, progress.phase == .running,
-      !model.isSessionRunning
-    else { return }
-    stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
+  /// Does what the switch for a count that starts itself says: watches for the people while
+  /// framing (not while a count runs: its end asks again), stops watching, or starts the
+  /// count through the same gate as a key.
+  func autoStart(_ step: AutoStart.Step) {
+    switch step {
+    case .none: break
+    case .watch(let afterCount):
+      guard let input, stage.ready != nil, progress.phase == .running, !model.isSessionRunning
+      else { return }
+      stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
+    case .stopWatching: stage.stopWatchingForPeople()
+    case .start:
+      // NB: nothing starts over a run, a failed camera or a program that is ending.
+      if presentation(model.snapshot).actions.contains(.start) { perform(.start) }
+    }
   }
+
 }

@@ -16,7 +16,7 @@ extension WindowController {
     case .intent(.takeNow): model?.takeNow()
     case .intent(.cancel): model?.cancel()
     case .intent(.restart): restart()
-    case .intent(.autoStart): startWhenReady(!(autoStart ?? false))
+    case .intent(.autoStart): startWhenReady(!(autoStart.isOn ?? false))
     case .back: showPreview()
     case .openFolder: openFolder()
     // NB: the window closes itself (it owns the controller).
@@ -27,7 +27,7 @@ extension WindowController {
   private func start() {
     guard let model, problem == nil else { return }
     stage.stopWatchingForPeople()
-    readyWords = nil
+    _ = autoStart.countStarts()
     showPreview()
     countStarts()
     model.startTimer()
@@ -57,38 +57,27 @@ extension WindowController {
   /// Turns the count that starts by itself on (it watches for the group now, or once the
   /// count under way has ended) or off (the wait ends; counts start by hand).
   func startWhenReady(_ on: Bool) {
-    guard autoStart != nil, autoStart != on else { return }
-    autoStart = on
-    if on {
-      watchForPeople(afterCount: false)
-    } else {
-      stage.stopWatchingForPeople()
-      readyWords = nil
-    }
+    perform(autoStart.set(on))
     render()
   }
 
-  /// With the switch on and nothing counting: watches for the people, shows what the count
-  /// waits for, and starts it once they are in and still (after a count, once the picture
-  /// has emptied first).
-  func watchForPeople(afterCount: Bool) {
-    guard autoStart == true, let model, !model.isSessionRunning, !closing else { return }
-    stage.watchForPeople(afterCount: afterCount) { [weak self] report in
-      guard let self, self.autoStart == true else { return }
-      switch report {
-      case .state(.ready):
-        self.readyWords = nil
-        // NB: through the same gate as a key: nothing starts over a run or a failed camera.
-        if self.presentation(for: .keyboard).actions.contains(.start) {
-          self.perform(.intent(.start))
-        }
-      case .state(.waiting(let words)):
-        guard !model.isSessionRunning else { return }
-        self.readyWords = words
-      case .unavailable(let problem):
-        self.readyWords = "no count by itself: \(problem)"
+  /// Does what the switch for a count that starts itself says: watches for the people (not
+  /// while a count runs: its end asks again), stops watching, or starts the count through
+  /// the same gate as a key.
+  func perform(_ step: AutoStart.Step) {
+    switch step {
+    case .none: break
+    case .watch(let afterCount):
+      guard let model, !model.isSessionRunning, !closing else { return }
+      stage.watchForPeople(afterCount: afterCount) { [weak self] report in
+        guard let self, self.model === model, !model.isSessionRunning else { return }
+        self.perform(self.autoStart.heard(report))
+        self.render()
       }
-      self.render()
+    case .stopWatching: stage.stopWatchingForPeople()
+    case .start:
+      // NB: nothing starts over a run or a failed camera.
+      if presentation(for: .keyboard).actions.contains(.start) { perform(.intent(.start)) }
     }
   }
 

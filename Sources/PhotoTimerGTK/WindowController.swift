@@ -69,10 +69,9 @@ final class WindowController {
   /// outlines over the preview.
   private var faces: [FaceMark] = []
   private var outlinedFaces: [FaceMark] = []
-  /// The switch for a count that starts by itself (`nil`: none with this camera), and what
-  /// it waits for now.
-  var autoStart: Bool?
-  var readyWords: String?
+  /// The switch for a count that starts by itself (none with this camera when it cannot be
+  /// watched), and what the count waits for now.
+  var autoStart = AutoStart(available: false, on: false)
   /// Whether the last render showed a run: the remote's popover closes once when a count
   /// starts (a count started from the phone must not be hidden under it), and may be opened
   /// again.
@@ -158,14 +157,14 @@ final class WindowController {
     case .built(let model):
       openingStarted = .now
       // NB: the switch keeps its state from camera to camera, where there is one.
-      autoStart = stage.ready == nil ? nil : autoStart ?? options.startWhenReady
-      readyWords = nil
+      autoStart = AutoStart(
+        available: stage.ready != nil, on: autoStart.isOn ?? options.startWhenReady)
       observe(model)
       stage.keep { [weak self] model in
         for await event in model.events() { self?.handle(event, of: model) }
       }
     case .opened:
-      watchForPeople(afterCount: false)
+      perform(autoStart.cameraOpened())
     case .cameraFailed(let error):
       problem = "camera: \(CommandAdvice.advise(error))"
     case .previewStopped(let error):
@@ -216,10 +215,10 @@ final class WindowController {
         state: PhotoTimerState(), context: .init(cameraStarting: true, audience: audience))
     }
     // NB: what the count that starts itself waits for is said as framing says it.
-    let waiting = model.isSessionRunning ? nil : readyWords
+    let waiting = model.isSessionRunning ? nil : autoStart.waiting
     return model.presentation(
       problem: problem, isOver: closing, framing: waiting.map { .init(waiting: $0) },
-      audience: audience, faces: faces, autoStart: autoStart)
+      audience: audience, faces: faces, autoStart: autoStart.isOn)
   }
 
   /// Everything on screen from the model's presentation.
@@ -252,7 +251,7 @@ final class WindowController {
       previewLook = nil
     }
     if let trace { traceRender(trace, status: status) }
-    if ended { watchForPeople(afterCount: true) }
+    if ended { perform(autoStart.countEnded()) }
   }
 
   /// What the trace records of a render: each tick's lateness as its label is set, and each
