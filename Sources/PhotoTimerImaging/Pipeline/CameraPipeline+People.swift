@@ -146,8 +146,6 @@ extension CameraPipeline {
   }
 }
 
-/// A session's frames, none closer together than `interval`: the frames in between are
-/// read and let go.
 extension PeopleWatcher {
   /// The people step's own watching, on any camera's session: says it looks, then follows
   /// the people on frames at most `interval` apart, keeping each new summary in `latest`
@@ -164,6 +162,8 @@ extension PeopleWatcher {
   }
 }
 
+/// A session's frames, none closer together than `interval`: the frames in between are
+/// read and let go.
 struct PacedFrames: AsyncSequence, Sendable {
   typealias Element = Frame
 
