@@ -439,7 +439,7 @@ struct PreviewTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = try await Self.standInDSLR(in: folder, liveView: PeopleCommandTests.astronaut)
     let arguments = [
-      "--camera", "gphoto2", "--frame", "-s", "30", "--no-location", "-o", "@folder",
+      "--camera", "gphoto2", "--frame", "-s", "300", "--no-location", "-o", "@folder",
     ]
     let environment = ["COLORTERM": "truecolor", "PHOTOTIMER_GPHOTO2": script]
     try await withPane(arguments, columns: 100, rows: 40, environment: environment) { pane in

@@ -108,7 +108,7 @@ import Testing
       "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
       + "format=yuvj420p"
     let program = try Program([
-      "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "30", "--camera", "ffmpeg:\(graph)",
+      "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "300", "--camera", "ffmpeg:\(graph)",
       "--ffmpeg-format", "lavfi",
     ])
     defer { program.kill() }

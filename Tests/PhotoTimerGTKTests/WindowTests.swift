@@ -381,7 +381,7 @@ struct WindowTests {
     let camera = [
       "--camera",
       "ffmpeg:movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p",
-      "--ffmpeg-format", "lavfi", "--mirror", "-s", "30",
+      "--ffmpeg-format", "lavfi", "--mirror", "-s", "300",
     ]
     try await withWindow(camera, name: "faces") { server, window in
       try await window.waitFor("first-frame")
@@ -418,7 +418,8 @@ struct WindowTests {
       // Her face is left of the middle of the camera's picture (0.43 of its width): mirrored,
       // the outline is right of the middle, around the same share from the right.
       let xs = outline.map(\.0)
-      let centre = Double(xs.min()! + xs.max()!) / 2
+      let (first, last) = (try #require(xs.min()), try #require(xs.max()))
+      let centre = Double(first + last) / 2
       let share = (centre - Double(left)) / Double(right - left)
       #expect(share > 0.5 && share < 0.65, "the outline's centre at \(share) of the picture")
       try await server.press("Escape")
