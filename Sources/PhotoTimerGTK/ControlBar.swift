@@ -50,7 +50,7 @@ final class ControlBar {
       Self.looks.map(Self.name), selected: Self.looks.firstIndex(of: options.filter) ?? 0)
     locationCheck = GTK.check("_Location", active: options.location != .off)
     mirrorCheck = GTK.check("_Mirror", active: mirrored)
-    autoStartCheck = GTK.check("Start when _ready", active: false)
+    autoStartCheck = GTK.check("Start _when ready", active: false)
 
     // NB: titles from the one table every front end uses; the tooltips name the window's keys.
     let title = { (action: PhotoTimerPresentation.Action) in "_" + action.title }

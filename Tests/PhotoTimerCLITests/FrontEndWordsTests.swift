@@ -41,7 +41,7 @@ struct FrontEndWordsTests {
             "  \(row.mark.symbol ?? "⠋") \(name) \(row.detail)" + (row.time.map { "  \($0)" } ?? "")
           return String(line.trimmingSuffixSpaces)
         })
-    let hints = shown.actions.map { "\($0.key) \($0.label)" }.joined(
+    let hints = shown.actions.map { "\($0.key) \(shown.label(of: $0))" }.joined(
       separator: " · ")
     #expect(words.header().hasSuffix(hints))
     #expect(words.header().contains(shown.note ?? "scene camera"))

@@ -365,7 +365,8 @@ struct WindowTests {
       let counting = try await ChildProcess.run([
         "curl", "-s", "-H", auth, "\(base)/api/state",
       ]).output
-      #expect(counting.contains("\"actions\":[\"take-now\",\"cancel\",\"restart\"]"))
+      #expect(
+        counting.contains("\"actions\":[\"take-now\",\"cancel\",\"restart\",\"start-when-ready\"]"))
       #expect(counting.contains(/"count":\d/))
     }
   }
