@@ -4,14 +4,14 @@ import PhotoTimer
 /// open, amber while the person blinks. The one look of the marks on every screen: the
 /// terminal and the window draw them into the preview's own pixels with ``draw(_:mirrored:on:)``
 /// (a copy shown on the screen, never the photo); the phone's page strokes the same
-/// colours (``FaceMark/Eyes/colour``) on its canvas.
+/// colours (`FaceMark.Eyes.colour`) on its canvas.
 ///
 /// ```swift
 /// var shown = preview
 /// FaceOutline.draw(presentation.faces, mirrored: true, on: &shown)
 /// ```
 public enum FaceOutline {
-  /// The colour of `mark`'s outline (``FaceMark/Eyes/colour``).
+  /// The colour of `mark`'s outline (`FaceMark.Eyes.colour`).
   public static func colour(of mark: FaceMark) -> RGB {
     let (red, green, blue) = mark.eyes.colour
     return RGB(red: red, green: green, blue: blue)
