@@ -13,6 +13,14 @@ struct PeopleCommandTests {
     .deletingLastPathComponent().appendingPathComponent(
       "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
 
+  /// A camera that shows the portrait at 30 frames a second for as long as it is read:
+  /// `--camera` and `--ffmpeg-format`. Endless, as a camera is: under AddressSanitizer one
+  /// search of the whole frame takes seconds, and a video file ran out before the photo.
+  static var astronautCamera: [String] {
+    let graph = "movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p"
+    return ["--camera", "ffmpeg:\(graph)", "--ffmpeg-format", "lavfi"]
+  }
+
   /// The portrait with her eyes painted shut (see the fixtures' README).
   static let astronautShut = astronaut.deletingLastPathComponent().appendingPathComponent(
     "astronaut-eyes-shut.jpg")

@@ -270,13 +270,10 @@ struct PreviewTests {
     "Waiting for the people, her face is outlined in green cells, mirrored with the picture"
   )
   func faces() async throws {
-    let graph =
-      "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
-      + "format=yuvj420p"
-    let arguments = [
-      "--camera", "ffmpeg:\(graph)", "--ffmpeg-format", "lavfi", "--start-when-ready=2",
-      "--mirror", "--no-location", "-o", "@folder",
-    ]
+    let arguments =
+      PeopleCommandTests.astronautCamera + [
+        "--start-when-ready=2", "--mirror", "--no-location", "-o", "@folder",
+      ]
     try await withPane(arguments, columns: 100, rows: 44) { pane in
       let green = [51, 209, 122]
       func outline(_ screen: String) -> [(column: Int, row: Int, width: Int)] {

@@ -104,13 +104,9 @@ import Testing
 
   @Test("During the count the page outlines her face in green on its picture, where it is")
   func faces() async throws {
-    let graph =
-      "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
-      + "format=yuvj420p"
-    let program = try Program([
-      "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "300", "--camera", "ffmpeg:\(graph)",
-      "--ffmpeg-format", "lavfi",
-    ])
+    let program = try Program(
+      ["--json", "--remote=127.0.0.1:0", "--no-location", "-s", "300"]
+        + PeopleCommandTests.astronautCamera)
     defer { program.kill() }
     let browser = try await WebDriver(width: 360, height: 780)
     do {
@@ -155,13 +151,9 @@ import Testing
 
   @Test("The page's switch starts the count by itself once she is in and still, and turns off")
   func autoStart() async throws {
-    let graph =
-      "movie=\(PeopleCommandTests.astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,"
-      + "format=yuvj420p"
-    let program = try Program([
-      "--json", "--remote=127.0.0.1:0", "--no-location", "-s", "1", "--blink-window", "0",
-      "--camera", "ffmpeg:\(graph)", "--ffmpeg-format", "lavfi",
-    ])
+    let program = try Program(
+      ["--json", "--remote=127.0.0.1:0", "--no-location", "-s", "1", "--blink-window", "0"]
+        + PeopleCommandTests.astronautCamera)
     defer { program.kill() }
     let browser = try await WebDriver(width: 360, height: 780)
     do {

@@ -5,27 +5,22 @@ import PhotoTimerJPEG
 /// Real faces for the tests, and the frames made from them: groups, blinks, motion blur.
 enum TestFaces {
   /// The astronaut photograph (512 × 512, one face about 86 pixels across).
-  static let astronaut: Frame = {
+  static let astronaut = fixture("astronaut")
+
+  /// The same photograph with her eyes painted shut (see the fixtures' README).
+  static let astronautShut = fixture("astronaut-eyes-shut")
+
+  /// The fixture JPEG `name`, decoded.
+  private static func fixture(_ name: String) -> Frame {
     // NB: a fixture that cannot be read leaves a 1-pixel frame: every test then finds no face.
     guard
       let url = Bundle.module.url(
-        forResource: "astronaut", withExtension: "jpg", subdirectory: "Fixtures"),
+        forResource: name, withExtension: "jpg", subdirectory: "Fixtures"),
       let data = try? Data(contentsOf: url),
       let frame = try? JPEGCodec.decode([UInt8](data), path: url.path)
     else { return Frame(width: 1, height: 1) }
     return frame
-  }()
-
-  /// The same photograph with her eyes painted shut (see the fixtures' README).
-  static let astronautShut: Frame = {
-    guard
-      let url = Bundle.module.url(
-        forResource: "astronaut-eyes-shut", withExtension: "jpg", subdirectory: "Fixtures"),
-      let data = try? Data(contentsOf: url),
-      let frame = try? JPEGCodec.decode([UInt8](data), path: url.path)
-    else { return Frame(width: 1, height: 1) }
-    return frame
-  }()
+  }
 
   /// The part of the astronaut photograph around her head: the face is about 45 % of its
   /// width.

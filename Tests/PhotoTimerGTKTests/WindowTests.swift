@@ -234,6 +234,19 @@ func withWindow(
   await server.stop()
 }
 
+/// NASA's astronaut portrait (the face tests' fixture) as an endless camera, as a camera is: a
+/// file would end before a slow machine's photo.
+let astronautCamera: [String] = {
+  let astronaut = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(
+      "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
+  return [
+    "--camera",
+    "ffmpeg:movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p",
+    "--ffmpeg-format", "lavfi",
+  ]
+}()
+
 let blue = (0x33, 0x66, 0xcc)
 let blueSource = [
   "--camera", "ffmpeg:color=c=0x3366cc:size=640x480:rate=30", "--ffmpeg-format", "lavfi",
@@ -375,15 +388,7 @@ struct WindowTests {
     "during the count the face is outlined in green over the preview, mirrored with it"
   )
   func faces() async throws {
-    let astronaut = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(
-        "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
-    // NB: endless, as a camera is (a file would end before a slow machine's photo).
-    let camera = [
-      "--camera",
-      "ffmpeg:movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p",
-      "--ffmpeg-format", "lavfi", "--mirror", "-s", "300",
-    ]
+    let camera = astronautCamera + ["--mirror", "-s", "300"]
     try await withWindow(camera, name: "faces") { server, window in
       try await window.waitFor("first-frame")
       try await window.waitFor("status idle")
@@ -433,14 +438,7 @@ struct WindowTests {
     "w ticks the switch beside Start: the count then starts by itself once she is in and still"
   )
   func startWhenReady() async throws {
-    let astronaut = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(
-        "PhotoTimerFacesTests/Fixtures/astronaut.jpg")
-    let camera = [
-      "--camera",
-      "ffmpeg:movie=\(astronaut.path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p",
-      "--ffmpeg-format", "lavfi", "-s", "1",
-    ]
+    let camera = astronautCamera + ["-s", "1"]
     try await withWindow(camera, name: "start-when-ready") { server, window in
       try await window.waitFor("first-frame")
       try await window.waitFor("status idle")
