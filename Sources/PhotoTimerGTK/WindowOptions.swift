@@ -10,33 +10,19 @@ struct WindowOptions {
     case version
   }
 
-  /// The options the window takes, in `--help` order.
-  static let accepted: [CommandOption] = [
-    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError,
-    .cameraWait,
-    .filter,
-    .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror, .noMirror, .remote,
-    .startWhenReady, .help, .version,
-  ]
-
   static let usageLine = "usage: phototimer-gtk [options]   (see --help)"
 
   static var help: String {
-    ([
-      "phototimer-gtk — the photo self-timer in a window: live preview, count, photo",
-      "", "usage:", "  phototimer-gtk [options]", "", "options:",
-    ] + CommandOption.helpLines(for: accepted) + [
-      "",
-      "keys: space starts, or takes it now while counting · Enter takes it now",
-      "· Esc cancels (or goes back from the photo to the preview) · r restarts",
-      "· w turns on or off the count that starts when the group is in · Ctrl+Q closes",
-      "",
-      "The last countdown, camera and look chosen in the window are remembered in",
-      "$XDG_CONFIG_HOME/phototimer/window.json; options given here win over them.",
-      "",
-      "exit status: 0 closed · 1 no display, or the window failed · 2 bad usage",
-      "· 130 interrupted (SIGINT) · 143 terminated (SIGTERM)",
-    ]).joined(separator: "\n")
+    let program = ProgramHelp.Program.window
+    return
+      ([
+        "phototimer-gtk — \(program.summary)",
+        "", "usage:", "  phototimer-gtk [options]", "", "options:",
+      ] + CommandOption.helpLines(for: program.options) + [""] + program.helpFooter + [
+        "",
+        "The last countdown, camera and look chosen in the window are remembered in",
+        "$XDG_CONFIG_HOME/phototimer/window.json; options given here win over them.",
+      ]).joined(separator: "\n")
   }
 
   let action: Action
@@ -47,7 +33,7 @@ struct WindowOptions {
   init(arguments: [String]) throws(CommandOptions.UsageError) {
     let parsed = CommandOptions.parser.parse(arguments).0
     var problems: [String] = []
-    for option in parsed.order where !Self.accepted.contains(option) {
+    for option in parsed.order where !CommandOption.windowOptions.contains(option) {
       problems.append("\(option.name) is for the terminal program; run phototimer \(option.name)")
     }
     if parsed.command == "doctor" {

@@ -3,6 +3,14 @@ extension CommandOption {
   /// The options section of `--help`, one declaration after another.
   package static var helpLines: [String] { helpLines(for: allCases) }
 
+  /// The options the window (`phototimer-gtk`) takes, in `--help` order; it refuses the ones
+  /// that only make sense in a terminal.
+  package static let windowOptions: [CommandOption] = [
+    .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError,
+    .cameraWait, .filter, .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror,
+    .noMirror, .remote, .startWhenReady, .help, .version,
+  ]
+
   /// The widest `--help` line, in columns: a terminal's default width.
   package static let helpWidth = 80
 

@@ -215,8 +215,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--blink-window"], value: .text(name: "SECONDS", example: "1"),
         help: [
-          "with people in the picture, take the first frame up to SECONDS after zero where",
-          "every eye is open, 0…5 (default 1; 0: the frame at zero)",
+          "with people in the picture, take the first frame up to SECONDS after zero where"
+            + " every eye is open, 0…5 (default 1; 0: the frame at zero)"
         ],
         set: .parse { run, text in
           guard let seconds = Double(text), seconds.isFinite, (0...5).contains(seconds) else {

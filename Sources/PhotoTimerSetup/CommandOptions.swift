@@ -97,22 +97,18 @@ package struct CommandOptions: Equatable {
   package static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
 
   package static var help: String {
-    ([
-      "phototimer — a photo self-timer that prepares the shot while it counts", "",
-      "usage:",
-      "  phototimer [options]            take a photo with the self-timer",
-      "  phototimer doctor               say what is available and what is wrong", "",
-      "options:",
-    ] + CommandOption.helpLines + [
-      "",
-      "keys in the live view: c, Esc or q cancel · space or Enter take it now",
-      "· r restart",
-      "with --frame: space starts · c goes back to framing · q or Esc quits while",
-      "framing", "",
-      "exit status: 0 photo taken (--frame: at least one) · 1 the run failed (the",
-      "message says what to do) · 2 bad usage · 130 cancelled (key or Ctrl-C)",
-      "· 143 terminated (SIGTERM) · 129 hung up (SIGHUP)",
-    ]).joined(separator: "\n")
+    let program = ProgramHelp.Program.command
+    return
+      ([
+        "phototimer — \(program.summary)", "",
+        "usage:",
+        "  phototimer [options]            take a photo with the self-timer",
+      ]
+      + program.commands.map {
+        "  phototimer \($0.term.padding(toLength: 21, withPad: " ", startingAt: 0))\($0.text)"
+      }
+      + ["", "options:"] + CommandOption.helpLines + [""] + program.helpFooter).joined(
+        separator: "\n")
   }
 
   package static let parser = ArgumentParser(options: CommandOption.allCases, commands: ["doctor"])

@@ -8,6 +8,9 @@ package struct AutoKind: CameraKind {
   package init() {}
 
   package var scheme: String { "auto" }
+  package var summary: String {
+    "the first webcam, else a camera gphoto2 finds, else the scene camera (the default)"
+  }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
     guard argument == nil else {
@@ -37,6 +40,9 @@ package struct SimulatedKind: CameraKind {
   package init() {}
 
   package var scheme: String { "simulation" }
+  package var summary: String {
+    "the seed's simulated camera: no pixels, no file (--simulate)"
+  }
   package var usage: String? { nil }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {

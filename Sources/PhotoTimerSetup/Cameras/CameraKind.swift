@@ -17,6 +17,9 @@ package protocol CameraKind: Sendable {
   /// How `--camera` writes it, for `--help` and the unknown-camera error:
   /// `v4l2:/dev/videoN`, `pipewire[:NODE]`; `nil` for a kind no option names.
   var usage: String? { get }
+  /// What the kind is, in a sentence without its final stop, for the manual page:
+  /// `a JPEG or PNG file as the sensor`.
+  var summary: String { get }
   /// Whether `auto` may choose it (kinds are tried in ``CameraKinds/all``'s order).
   var automatic: Bool { get }
   /// Whether the camera takes the photo itself, the stream being only its live view (a

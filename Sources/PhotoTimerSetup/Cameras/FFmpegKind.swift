@@ -11,6 +11,9 @@ package struct FFmpegKind: CameraKind {
 
   package var scheme: String { "ffmpeg" }
   package var usage: String? { "ffmpeg:INPUT" }
+  package var summary: String {
+    "anything ffmpeg opens: an IP camera (rtsp://, an HTTP MJPEG stream), a webcam through ffmpeg, a video file, a test source (with --ffmpeg-format lavfi); an address is shown and recorded without its user or password"
+  }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
     let input = try required(

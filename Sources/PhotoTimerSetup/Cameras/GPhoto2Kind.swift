@@ -10,6 +10,9 @@ package struct GPhoto2Kind: CameraKind {
   package init() {}
 
   package var scheme: String { "gphoto2" }
+  package var summary: String {
+    "a DSLR or mirrorless camera on USB, through the gphoto2 tool: the camera takes the photo itself, and its live view is the preview"
+  }
   package var automatic: Bool { true }
   package var shootsItself: Bool { true }
 

@@ -9,6 +9,9 @@ package struct PipeWireKind: CameraKind {
 
   package var scheme: String { "pipewire" }
   package var usage: String? { "pipewire[:NODE]" }
+  package var summary: String {
+    "a camera PipeWire offers (the way a desktop shares its cameras), by node name, else the default one"
+  }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
     .pipewire(argument?.isEmpty == false ? argument : nil)

@@ -8,6 +8,9 @@ package struct SceneKind: CameraKind {
 
   package var scheme: String { "scene" }
   package var usage: String? { "scene[:PRESET]" }
+  package var summary: String {
+    "the built-in scene camera: a drawn photograph under a lighting preset, which behaves like a webcam (no hardware needed)"
+  }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
     guard let name = argument else { return .scene(.daylight) }

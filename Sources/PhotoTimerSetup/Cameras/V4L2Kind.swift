@@ -24,6 +24,9 @@ package struct V4L2Kind: CameraKind {
 
   package var scheme: String { "v4l2" }
   package var usage: String? { "v4l2:/dev/videoN" }
+  package var summary: String {
+    "a webcam or capture card (Video4Linux2), read in-process through GStreamer at its best mode: the largest size at 24 fps or more (--resolution picks another)"
+  }
   package var automatic: Bool { true }
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
