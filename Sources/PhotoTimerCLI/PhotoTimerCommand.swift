@@ -15,6 +15,15 @@ struct PhotoTimerCommand {
     // reason to die without restoring the terminal.
     SignalWatcher.ignoreBrokenPipe()
     ThreadPriority.lowerCPUWork()
+    // NB: the shells' completion and the packaging's generated pages, before any parsing.
+    if let answer = await InternalCommand.run(Array(CommandLine.arguments.dropFirst())) {
+      if answer.status == .success {
+        StandardStream.output.write(answer.output)
+      } else {
+        writeError(answer.output)
+      }
+      exit(answer.status.rawValue)
+    }
     let environment = ProcessInfo.processInfo.environment
     let options: CommandOptions
     do {
