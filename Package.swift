@@ -172,7 +172,8 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
-        "PhotoTimerTerminal", "PhotoTimerSetup", "PhotoTimerRemote", "CMallocControl",
+        "PhotoTimerTerminal", "PhotoTimerSetup", "PhotoTimerRemote", "PhotoTimerFaces",
+        "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(

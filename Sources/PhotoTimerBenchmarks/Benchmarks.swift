@@ -15,7 +15,7 @@ struct Benchmarks {
   static let parts = [
     "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
     "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
-    "--viewers", "--gpsd-flood",
+    "--viewers", "--gpsd-flood", "--people", "--people-memory",
   ]
 
   static func main() async {
@@ -95,6 +95,14 @@ struct Benchmarks {
       PreviewViewer.runViewers(Array(CommandLine.arguments.dropFirst(2)))
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--people" {
+      await people()
+      return
+    }
+    if CommandLine.arguments.dropFirst().first == "--people-memory" {
+      await peopleMemory()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--gpsd-flood" {
       await gpsdFlood()
       return
@@ -124,6 +132,7 @@ struct Benchmarks {
     await gstreamer()
     await window()
     await remote()
+    await people()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])
   }

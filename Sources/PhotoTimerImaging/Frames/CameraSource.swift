@@ -13,6 +13,14 @@ public protocol CameraSource: Sendable {
   ///
   /// - Throws: An error whose description says what failed and what to do.
   func open() async throws -> any CameraSession
+  /// Where the faces followed in this camera's picture are shown: a ``LiveCamera``'s, which a
+  /// screen draws over its picture; `nil` (the default) for a camera no screen shows.
+  var facesInView: FacesInView? { get }
+}
+
+extension CameraSource {
+  /// No screen shows this camera's picture.
+  public var facesInView: FacesInView? { nil }
 }
 
 /// An open camera. Close it when done; closing stops every stream, thread and child process

@@ -22,7 +22,7 @@ extension LiveCamera {
   /// - Returns: The step, optional.
   public func peopleStep(
     finder: @escaping @Sendable () async throws -> any FaceFinder,
-    interval: Duration = .milliseconds(200)
+    interval: Duration = PeopleWatcher.lookEvery
   ) -> Preparation<PeopleSummary> {
     let run = LiveRun()
     return Preparation(isRequired: false, ready: { run.latest() }) {
@@ -31,7 +31,8 @@ extension LiveCamera {
       let search = FaceSearch(finder: try await finder())
       StepStatus.report("waiting for the camera")
       let session = try await self.open()
-      let watcher = PeopleWatcher(search: search, shown: self.faces)
+      let watcher = PeopleWatcher(
+        search: search, everywhereEvery: PeopleWatcher.duringCount, shown: self.faces)
       return try await watcher.followForStep(session, interval: interval, latest: latest)
     }
   }

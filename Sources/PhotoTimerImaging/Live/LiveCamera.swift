@@ -46,6 +46,8 @@ public final class LiveCamera: CameraSource {
   /// The faces followed in the picture now (by a run's people step or a count that waits for
   /// the people), for the screens to outline over the previews.
   public let faces = FacesInView()
+  /// The faces followed in the picture now: ``faces``.
+  public var facesInView: FacesInView? { faces }
 
   /// Creates the live camera; nothing is opened until ``start()`` (or the first run).
   ///

@@ -57,6 +57,21 @@ public struct FaceSearch: Sendable {
     isCancelled: () -> Bool = { false }
   ) throws -> [Face] {
     let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+    var faces: [Face] = []
+    for box in try boxes(in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled) {
+      if isCancelled() { throw CancellationError() }
+      faces.append(try measured(box, in: frame, bounds: bounds))
+    }
+    return faces
+  }
+
+  /// The detector's part of ``faces(in:near:everywhere:isCancelled:)``: the boxes of the
+  /// faces in `frame`, each once, without their landmarks.
+  public func boxes(
+    in frame: Frame, near known: [PixelBox], everywhere: Bool,
+    isCancelled: () -> Bool = { false }
+  ) throws -> [PixelBox] {
+    let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
     var boxes: [PixelBox] = []
     if everywhere {
       let scale = scaleEverywhere(width: frame.width)
@@ -73,12 +88,7 @@ public struct FaceSearch: Sendable {
       let origin = FacePoint(x: -region.x * scale, y: -region.y * scale)
       boxes += try finder.faces(in: image).map { $0.mapped(scale: 1 / scale, origin: origin) }
     }
-    var faces: [Face] = []
-    for box in Self.distinct(boxes) {
-      if isCancelled() { throw CancellationError() }
-      faces.append(try measured(box, in: frame, bounds: bounds))
-    }
-    return faces
+    return Self.distinct(boxes)
   }
 
   /// The face in `box` with its landmarks, placed on a crop around it at a steady size (the

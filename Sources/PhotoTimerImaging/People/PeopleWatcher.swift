@@ -11,7 +11,8 @@ import PhotoTimerConcurrency
 public final class PeopleWatcher: Sendable {
   /// The search over the finder.
   public let search: FaceSearch
-  /// How often the whole frame is searched while people are followed (newcomers).
+  /// How often the whole frame is searched while people are followed (newcomers); with no
+  /// one followed it is every second at the most.
   public let everywhereEvery: Duration
   /// Where each look is shown for the screens (the camera's ``LiveCamera/faces``), if any.
   public let shown: FacesInView?
@@ -27,6 +28,17 @@ public final class PeopleWatcher: Sendable {
     var sharpness: [Double] = []
   }
 
+  /// How often a count's people step searches the whole frame: during a count the people
+  /// are mostly known, and following them is cheap beside a search everywhere, so newcomers
+  /// are looked for every 2 s. (A count that waits for the group keeps the 1 s default: its
+  /// rule wants the number steady for 1.5 s, so a newcomer must be seen within that.)
+  public static let duringCount: Duration = .seconds(2)
+
+  /// The least time between two frames a count's people step looks at: five looks a second
+  /// follow a group and learn each person's open eyes. (Four cost only a few points of a
+  /// core less with six faces at 720p, `make bench`: the regions' detection is the cost.)
+  public static let lookEvery: Duration = .milliseconds(200)
+
   /// How many frames' face sharpness the reference at zero is taken over.
   static let sharpnessFrames = 9
 
@@ -34,7 +46,8 @@ public final class PeopleWatcher: Sendable {
   ///
   /// - Parameters:
   ///   - search: The search over the face finder.
-  ///   - everywhereEvery: How often the whole frame is searched while people are followed.
+  ///   - everywhereEvery: How often the whole frame is searched (newcomers; with no one
+  ///     followed, the only way anyone is found).
   ///   - shown: Where each look's faces are shown for the screens (taken down when a watch
   ///     ends), or `nil`.
   public init(
@@ -126,7 +139,9 @@ public final class PeopleWatcher: Sendable {
       // NB: the whole frame at most once an interval, people or not: with no one in the
       // picture, a search everywhere on every frame took a core (the search is the costly
       // part; following known faces is cheap).
-      let due = state.lastEverywhere.map { frame.timestamp - $0 >= everywhereEvery } ?? true
+      // With no one followed yet, every second whatever the watcher's own period.
+      let every = known.isEmpty ? min(everywhereEvery, .seconds(1)) : everywhereEvery
+      let due = state.lastEverywhere.map { frame.timestamp - $0 >= every } ?? true
       return (known, due)
     }
     let search = search

@@ -24,7 +24,7 @@ extension CameraPipeline {
   /// - Returns: The step, optional.
   public func peopleStep(
     finder: @escaping @Sendable () async throws -> any FaceFinder,
-    interval: Duration = .milliseconds(200)
+    interval: Duration = PeopleWatcher.lookEvery
   ) -> Preparation<PeopleSummary> {
     Preparation(
       isRequired: false, ready: { self.current.withLock { $0 }?.people.withLock { $0 } }
@@ -37,7 +37,8 @@ extension CameraPipeline {
       guard let session = run.session.withLock({ $0 }) else { throw CancellationError() }
       // NB: a camera the screen shows (a live camera) gets the faces outlined over its
       // previews; the photo never carries them.
-      let watcher = PeopleWatcher(search: search, shown: (self.source as? LiveCamera)?.faces)
+      let watcher = PeopleWatcher(
+        search: search, everywhereEvery: PeopleWatcher.duringCount, shown: self.source.facesInView)
       run.watcher.withLock { $0 = watcher }
       return try await watcher.followForStep(session, interval: interval, latest: run.people)
     }
