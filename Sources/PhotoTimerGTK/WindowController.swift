@@ -72,10 +72,8 @@ final class WindowController {
   /// The switch for a count that starts by itself (none with this camera when it cannot be
   /// watched), and what the count waits for now.
   var autoStart = AutoStart(available: false, on: false)
-  /// Whether the last render showed a run: the remote's popover closes once when a count
-  /// starts (a count started from the phone must not be hidden under it), and may be opened
-  /// again.
-  private var renderedRunning = false
+  /// Whether the model ran a count when it last changed (``modelChanged()``).
+  private var wasRunning = false
   var savedLocation: CommandOptions.LocationChoice?
   // What the trace has seen.
   private var runStart: ContinuousClock.Instant?
@@ -188,7 +186,7 @@ final class WindowController {
     } onChange: { [weak self] in
       Task { @MainActor [weak self] in
         guard let self, self.model === model else { return }
-        self.render()
+        self.modelChanged()
         self.observe(model)
       }
     }
@@ -229,10 +227,6 @@ final class WindowController {
     remote?.hub.publish(presentation(for: .phone))
     let content = WindowContent(shown)
     outlinedFaces = page == .preview ? shown.faces : []
-    if running, !renderedRunning { views.remote.closePopover() }
-    // NB: a count ended (photo, failure or cancel): the next group is waited for.
-    let ended = !running && renderedRunning
-    renderedRunning = running
     views.preview.render(content)
     views.controls.render(content, running: running)
     // The actions: what the presentation says can be done now (the buttons follow them).
@@ -251,6 +245,19 @@ final class WindowController {
       previewLook = nil
     }
     if let trace { traceRender(trace, status: status) }
+  }
+
+  /// The model's state changed: the screen follows, and what a count's start or end sets off
+  /// is done here, not in drawing: a count that starts closes the Remote popover (a count
+  /// started from the phone is never hidden under it); one that ends (photo, failure or
+  /// cancel) has the count that starts itself wait for the next group.
+  private func modelChanged() {
+    let running = model?.status.isRunning ?? false
+    let started = running && !wasRunning
+    let ended = !running && wasRunning
+    wasRunning = running
+    if started { views.remote.closePopover() }
+    render()
     if ended { perform(autoStart.countEnded()) }
   }
 
