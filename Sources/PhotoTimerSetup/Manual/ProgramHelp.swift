@@ -101,12 +101,25 @@ package enum ProgramHelp {
       }
     }
 
-    /// The lines `--help` ends with: the keys, then the exit statuses, wrapped to a terminal.
+    /// The lines `--help` ends with: the keys, then the exit statuses, one to a line beside
+    /// its term, wrapped to a terminal.
     package var helpFooter: [String] {
-      let keyLine = keys.map { "\($0.term): \($0.text)" }.joined(separator: " · ")
-      let exitLine = exitStatuses.map { "\($0.term) \($0.text)" }.joined(separator: " · ")
-      return CommandOption.wrap("keys: " + keyLine, width: CommandOption.helpWidth) + [""]
-        + CommandOption.wrap("exit status: " + exitLine, width: CommandOption.helpWidth)
+      ["keys:"] + Self.table(keys, column: 16) + ["", "exit status:"]
+        + Self.table(exitStatuses, column: 5)
+    }
+
+    /// `entries` as help lines: each term in a column of `column` characters, its text beside
+    /// it, wrapped under itself.
+    static func table(_ entries: [Entry], column: Int) -> [String] {
+      let indent = String(repeating: " ", count: column + 2)
+      return entries.flatMap { entry -> [String] in
+        let text = CommandOption.wrap(entry.text, width: CommandOption.helpWidth - indent.count)
+        let first =
+          entry.term.count < column
+          ? ["  " + entry.term.padding(toLength: column, withPad: " ", startingAt: 0) + text[0]]
+          : ["  " + entry.term, indent + text[0]]
+        return first + text.dropFirst().map { indent + $0 }
+      }
     }
   }
 }
