@@ -184,6 +184,10 @@ install: setup
 	  install -d $$(dirname $$path) && \
 	  .build/release/phototimer __generate completion $$shell > $$path || exit 1; \
 	done
+	# NB: bash-completion and fish load a command's completion by its name.
+	ln -sf phototimer $(DESTDIR)$(PREFIX)/share/bash-completion/completions/phototimer-gtk
+	ln -sf phototimer.fish \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/phototimer-gtk.fish
 
 # The Debian package: .build/deb/phototimer_VERSION_ARCH.deb (scripts/deb/build.sh; lintian runs
 # on it). deb-test installs it on a clean Debian 12 root and runs it there (as root: a chroot).
