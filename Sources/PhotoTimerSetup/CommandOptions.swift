@@ -111,7 +111,8 @@ package struct CommandOptions: Equatable {
         separator: "\n")
   }
 
-  package static let parser = ArgumentParser(options: CommandOption.allCases, commands: ["doctor"])
+  package static let parser = ArgumentParser(
+    options: CommandOption.allCases, commands: ProgramHelp.Program.command.commands.map(\.term))
 
   package var action: Action
 

@@ -18,10 +18,6 @@ package struct ShellCompletion: Sendable {
       self.value = value
       self.description = description
     }
-
-    /// Whether the word is complete: no space follows a word that goes on (`ffmpeg:`,
-    /// `--remote=`, a folder).
-    package var isComplete: Bool { !(value.hasSuffix(":") || value.hasSuffix("=")) }
   }
 
   /// The answer for the word being typed.
