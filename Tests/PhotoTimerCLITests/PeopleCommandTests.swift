@@ -105,13 +105,22 @@ struct PeopleCommandTests {
     // (FrameAtZeroTests proves the order on recorded frames). On a machine so loaded that it
     // reaches none in the whole window (make stress: both cores busy beside the suite), the
     // photo is the best it judged and says she blinks. Either way the words are the picture's.
+    // NB: what the count said of her as it changed, for a failure to be read.
+    let said = events.filter {
+      $0["event"] as? String == "status" && $0["step"] as? String == "people"
+    }.compactMap { $0["text"] as? String }
+    let context = "\(people); the count said: \(said.suffix(8))"
     if ["every eye open", "every eye open, just before zero"].contains(reason) {
-      #expect(people["eyesClosed"] as? Int == 0, "\(people)")
-      #expect(open < shut, "said open; the photo's eyes: \(open) from open, \(shut) from shut")
+      #expect(people["eyesClosed"] as? Int == 0, "\(context)")
+      #expect(
+        open < shut, "said open; the photo's eyes: \(open) from open, \(shut) from shut; \(context)"
+      )
     } else {
-      #expect(reason == "the best there was: 1 blinking", "\(people)")
-      #expect(people["eyesClosed"] as? Int == 1, "\(people)")
-      #expect(shut < open, "said shut; the photo's eyes: \(open) from open, \(shut) from shut")
+      #expect(reason == "the best there was: 1 blinking", "\(context)")
+      #expect(people["eyesClosed"] as? Int == 1, "\(context)")
+      #expect(
+        shut < open, "said shut; the photo's eyes: \(open) from open, \(shut) from shut; \(context)"
+      )
     }
   }
 

@@ -63,10 +63,11 @@ struct FrameAtZeroTests {
       level: open ? 255 : 220)
   }
 
-  /// A pipeline whose people step has followed the person, eyes open, for the last second
-  /// (`looks` looks from a second before zero).
+  /// A pipeline whose people step has followed the person for `looks` looks a tenth of a
+  /// second apart up to 0.3 s before zero, eyes open in those `open` says (by index).
   private func pipeline(
-    window: Duration = .seconds(1), finder: SquareFinder = Self.finder, looks: Int = 8
+    window: Duration = .seconds(1), finder: SquareFinder = Self.finder,
+    looks: Int = EyeBaseline.trustedAfter + 5, open: (Int) -> Bool = { _ in true }
   ) async throws
     -> CameraPipeline<TestClock>
   {
@@ -75,8 +76,8 @@ struct FrameAtZeroTests {
       filter: .none, blinkWindow: window)
     let watcher = PeopleWatcher(search: FaceSearch(finder: finder))
     let (stream, input) = AsyncStream.makeStream(of: Frame.self)
-    for milliseconds in stride(from: -1000, to: -250, by: 100).prefix(looks) {
-      input.yield(scene(milliseconds, open: true))
+    for index in 0..<looks {
+      input.yield(scene(-300 - 100 * (looks - 1 - index), open: open(index)))
     }
     input.finish()
     let summary = try await watcher.watch(stream) { _ in }
@@ -163,6 +164,29 @@ struct FrameAtZeroTests {
     #expect(people.frame?.reason == "every eye open")
     // NB: nothing kept early: the whole window was looked at first.
     #expect(session.read.withLock { $0 } == 11)
+  }
+
+  @Test(
+    "a few looks that fell mostly in blinks: her shut eyes are not taken for open; the window teaches them, and the first open frame is kept"
+  )
+  func fewLooksMostlyShut() async throws {
+    // NB: six looks, five of them half shut (0.2 against her open 0.35): enough for the live
+    // status's baseline, whose open value is then a shut one; a shut frame measured against
+    // it would pass as open.
+    let finder = SquareFinder(aspectRatio: 0.35, closedBelow: 240, closedRatio: 0.2)
+    let pipeline = try await pipeline(finder: finder, looks: 6) { $0 == 5 }
+    let atZero = try #require(pipeline.run().watcher.withLock { $0 }?.atZero)
+    let learned = atZero.tracker.people.map(\.baseline.isLearned)
+    #expect(learned == [true])
+    #expect(!atZero.eyesLearned)
+    let session = RingSession(
+      held: [scene(-100, open: false), scene(-10, open: false)],
+      coming: stride(from: 23, through: 1023, by: 100).map { scene($0, open: $0 >= 423) },
+      instant: .seconds(10))
+    let (frame, people) = try #require(try await choose(pipeline, session))
+    #expect(frame.timestamp == .milliseconds(10_423), "\(people)")
+    #expect(people.eyesClosed == 0)
+    #expect(people.frame?.reason == "every eye open")
   }
 
   @Test(

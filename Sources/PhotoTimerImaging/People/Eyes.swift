@@ -107,6 +107,16 @@ public struct EyeBaseline: Sendable, Equatable {
   /// Whether it has seen enough to know this person's open eyes.
   public var isLearned: Bool { count >= Self.learnedAfter }
 
+  /// How many looks it takes before the open value is trusted to choose a photo's frame by.
+  /// Five looks can fall mostly in blinks (a busy machine looks seldom; some people blink
+  /// often): the open value is then a shut one, and a shut frame would pass as open. At five
+  /// looks a second, fifteen span three seconds; a count with fewer has the frames around
+  /// zero teach the open eyes first (``PeopleAtZero/eyesLearned``).
+  public static let trustedAfter = 15
+
+  /// Whether it has seen enough for its open value to choose a photo's frame by.
+  public var isTrusted: Bool { count >= Self.trustedAfter }
+
   /// Adds one frame's measure.
   public mutating func add(_ measure: EyeMeasure) {
     ratios.append(measure.aspectRatio)

@@ -43,10 +43,11 @@ public struct PeopleAtZero: Sendable {
   /// How many people are followed.
   public var people: Int { tracker.people.count }
 
-  /// Whether the count looked often enough to know everyone's open eyes. When not (a busy
-  /// machine, a short count), the frames around zero must teach them first: a fixed
-  /// threshold takes a half-shut blink for open eyes.
-  public var eyesLearned: Bool { tracker.people.allSatisfy(\.baseline.isLearned) }
+  /// Whether the count looked often enough to know everyone's open eyes
+  /// (``EyeBaseline/isTrusted``). When not (a busy machine, a short count), the frames around
+  /// zero must teach them first: a fixed threshold takes a half-shut blink for open eyes, and
+  /// a few looks that fell mostly in blinks take shut eyes for open.
+  public var eyesLearned: Bool { tracker.people.allSatisfy(\.baseline.isTrusted) }
 
   /// Looks at `frame`, taken `offset` from zero: each person looked for around where they
   /// were (no search everywhere: a newcomer is not waited for), their eyes measured, their

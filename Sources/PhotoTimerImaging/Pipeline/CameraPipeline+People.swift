@@ -73,43 +73,72 @@ extension CameraPipeline {
       let frames = try await session.shutterFrames(
         lead: atZero.eyesLearned ? Self.shutterLead : max(Self.shutterLead, Self.learningLead))
     else { return nil }
-    let search = watcher.search
-    let halfFrame = frames.interval / 2
-    let learned = atZero.eyesLearned
-    // NB: the candidates before zero are the lead's; older frames only teach open eyes.
-    let held = frames.held.filter { frames.instant - $0.timestamp <= Self.shutterLead }
-    let older = frames.held.filter { frames.instant - $0.timestamp > Self.shutterLead }
-    var picker = FramePicker(
-      people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
-    var judged: [(frame: Frame, judgement: PeopleAtZero.Judgement)] = []
-    /// Judges `frame`; `true` when it settles the choice.
-    func judge(_ frame: Frame) async throws -> Bool {
-      let offset = frame.timestamp - frames.instant
-      let judgement = try await OffPool.runAbandoningOnCancel { isCancelled in
-        try atZero.judge(frame, offset: offset, search: search, isCancelled: isCancelled)
-      }
-      judged.append((frame, judgement))
-      let settles = picker.add(atZero.candidate(for: judgement))
-      return learned && settles
-    }
+    var around = FramesAroundZero(
+      atZero: atZero, search: watcher.search, frames: frames, lead: Self.shutterLead)
+    try await around.judge(window: blinkWindow, before: Self.framesBeforeZero)
+    if !atZero.eyesLearned { try await around.relearn(looking: Self.learningFrames) }
+    return around.choice
+  }
+}
+
+/// The frames around zero as the people step judges them: each looked at for the people it
+/// followed, and the choice among those judged so far.
+struct FramesAroundZero {
+  /// What the step knew at zero.
+  let atZero: PeopleAtZero
+  /// The search that looks at each frame.
+  let search: FaceSearch
+  /// The ring's frames around zero.
+  let frames: ShutterFrames
+  /// The ring's frames before zero that may be the photo; older ones only teach open eyes.
+  let candidatesBefore: [ShutterFrames.Held]
+  /// The ring's frames older than those.
+  let older: [ShutterFrames.Held]
+  /// The choice so far.
+  private(set) var picker: FramePicker
+  /// Each frame judged, in the order judged.
+  private(set) var judged: [(frame: Frame, judgement: PeopleAtZero.Judgement)] = []
+
+  /// The frames of `frames`, the candidates before zero those `lead` before it at most.
+  init(atZero: PeopleAtZero, search: FaceSearch, frames: ShutterFrames, lead: Duration) {
+    self.atZero = atZero
+    self.search = search
+    self.frames = frames
+    candidatesBefore = frames.held.filter { frames.instant - $0.timestamp <= lead }
+    older = frames.held.filter { frames.instant - $0.timestamp > lead }
+    picker = FramePicker(
+      people: atZero.people, reference: atZero.sharpness, nearZero: frames.interval / 2)
+  }
+
+  /// Half the stream's frame interval: a frame that much before zero is the frame at zero.
+  var halfFrame: Duration { frames.interval / 2 }
+
+  /// Judges frame by frame from zero on (the newest each time: a judge slower than the
+  /// stream skips frames) until one settles the choice or `window` after zero has passed;
+  /// then, if none settled it, up to `before` frames before zero, newest first. Nothing
+  /// settles it early while everyone's open eyes are still to be learned.
+  ///
+  /// - Throws: `CancellationError` when cancelled; why the stream failed, if it failed
+  ///   before a frame was judged (after, the judging ends with what it has).
+  mutating func judge(window: Duration, before: Int) async throws {
     do {
       var settled = false
       var seen = frames.delivered
-      if let last = held.last, frames.instant - last.timestamp <= halfFrame,
+      if let last = candidatesBefore.last, frames.instant - last.timestamp <= halfFrame,
         let frame = await last.read()
       {
         settled = try await judge(frame)
       }
       while !settled, let (sequence, frame) = try await frames.next(seen) {
         seen = sequence
-        if frame.timestamp - frames.instant > blinkWindow { break }
+        if frame.timestamp - frames.instant > window { break }
         settled = try await judge(frame)
       }
       if !settled {
-        let before = held.filter { frames.instant - $0.timestamp > halfFrame }
-        let step = max(1, before.count / Self.framesBeforeZero)
-        for held in before.reversed().enumerated().filter({ $0.offset % step == 0 })
-          .prefix(Self.framesBeforeZero).map(\.element)
+        let earlier = candidatesBefore.filter { frames.instant - $0.timestamp > halfFrame }
+        let step = max(1, earlier.count / before)
+        for held in earlier.reversed().enumerated().filter({ $0.offset % step == 0 })
+          .prefix(before).map(\.element)
         {
           if let frame = await held.read(), try await judge(frame) { break }
         }
@@ -117,27 +146,47 @@ extension CameraPipeline {
     } catch let error where !(error is CancellationError) && !judged.isEmpty {
       // NB: the stream failed after frames were judged: the best of them is the photo.
     }
-    if !learned {
-      // NB: everyone's open eyes from the count's few looks, the window's and a few of the
-      // ring's last second, then every frame of the window judged again against them.
-      var lessons = judged.map(\.judgement)
-      let step = max(1, older.count / Self.learningFrames)
-      for held in older.enumerated().filter({ $0.offset % step == 0 })
-        .prefix(Self.learningFrames).map(\.element)
-      {
-        guard let frame = await held.read() else { continue }
-        let offset = frame.timestamp - frames.instant
-        let lesson = try? await OffPool.runAbandoningOnCancel { isCancelled in
-          try atZero.judge(frame, offset: offset, search: search, isCancelled: isCancelled)
-        }
-        if let lesson { lessons.append(lesson) }
-      }
-      try Task.checkCancellation()
-      let relearned = atZero.learning(from: lessons)
-      picker = FramePicker(
-        people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
-      for (_, judgement) in judged { _ = picker.add(relearned.candidate(for: judgement)) }
+  }
+
+  /// Judges `frame`; `true` when it settles the choice.
+  private mutating func judge(_ frame: Frame) async throws -> Bool {
+    let judgement = try await look(at: frame)
+    judged.append((frame, judgement))
+    let settles = picker.add(atZero.candidate(for: judgement))
+    return atZero.eyesLearned && settles
+  }
+
+  /// What `frame` shows of the people followed, off the cooperative pool.
+  private func look(at frame: Frame) async throws -> PeopleAtZero.Judgement {
+    let offset = frame.timestamp - frames.instant
+    let (atZero, search) = (atZero, search)
+    return try await OffPool.runAbandoningOnCancel { isCancelled in
+      try atZero.judge(frame, offset: offset, search: search, isCancelled: isCancelled)
     }
+  }
+
+  /// When the count looked too seldom to know everyone's open eyes: learns them from the
+  /// frames judged and from `looking` frames spread over the ring's older ones (a window
+  /// seen only shut would teach shut eyes as open), then judges every frame again.
+  ///
+  /// - Throws: `CancellationError` when cancelled.
+  mutating func relearn(looking count: Int) async throws {
+    var lessons = judged.map(\.judgement)
+    let step = max(1, older.count / count)
+    for held in older.enumerated().filter({ $0.offset % step == 0 }).prefix(count)
+      .map(\.element)
+    {
+      guard let frame = await held.read() else { continue }
+      if let lesson = try? await look(at: frame) { lessons.append(lesson) }
+    }
+    try Task.checkCancellation()
+    let relearned = atZero.learning(from: lessons)
+    picker = FramePicker(people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
+    for (_, judgement) in judged { _ = picker.add(relearned.candidate(for: judgement)) }
+  }
+
+  /// The frame kept, with who is in it and why; `nil` when none was judged.
+  var choice: (Frame, PeopleSummary)? {
     guard let choice = picker.choice else { return nil }
     let kept = picker.candidates[choice.index]
     let summary = PeopleSummary(
