@@ -340,13 +340,23 @@ struct WindowTests {
         return output
       }
       // The phone's events, from before its Start: they name the camera, as --json does.
+      // NB: read until the started event (stopped then), not for a fixed time: under
+      // AddressSanitizer beside two busy loops (make stress) the count began after curl's
+      // earlier 3 s limit.
       let connected = OneShot<Void>()
       let events = Task {
         defer { connected.fulfil(.success(())) }  // NB: a curl that never connected ends too
         return try await ChildProcess.run(
-          ["curl", "-s", "-N", "--max-time", "3", "-H", auth, "\(base)/api/events"],
-          received: { _, output in
+          ["curl", "-s", "-N", "--max-time", "60", "-H", auth, "\(base)/api/events"],
+          received: { curl, output in
             if !output.isEmpty { connected.fulfil(.success(())) }
+            // NB: the started event's whole line.
+            let text = String(decoding: output, as: UTF8.self)
+            if let started = text.range(of: "\"event\":\"started\""),
+              text[started.upperBound...].contains("\n")
+            {
+              curl.terminate()
+            }
           })
       }
       try await connected.value()
