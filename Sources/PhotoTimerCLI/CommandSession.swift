@@ -49,6 +49,11 @@ final class CommandSession {
     /// When the first session started, and when the current one did, from it.
     var origin: ContinuousClock.Instant?
     var sessionStart = Duration.zero
+    /// The model as of the last change the loop has handled, which is what is drawn: the
+    /// model itself may be ahead (a cancel from a key is in it at once, its update still
+    /// queued), and the screen must never show a change beside the command's state from
+    /// before it (no "tap Start" between a cancel and its "Cancelled").
+    var shown: PhotoTimerViewModel.Snapshot
     /// The faces followed in the picture now.
     var faces: [FaceMark] = []
     /// The switch for a count that starts by itself once the group is in (none without
@@ -111,7 +116,7 @@ final class CommandSession {
     progress = Progress(
       phase: camera != nil ? .cameraOpening(takeNowAtStart: false) : .running,
       framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
-      timeline: Timeline(sequential: options.sequential))
+      timeline: Timeline(sequential: options.sequential), shown: model.snapshot)
     progress.autoStart = AutoStart(
       available: screen.frames && ready != nil, on: options.startWhenReady)
   }
@@ -271,13 +276,14 @@ final class CommandSession {
     if !progress.phase.isDone { await draw(display) }
   }
 
-  /// Draws the model as it is now, after an input of the command's own.
+  /// Draws the model as the loop has it (``Progress/shown``), after an input of the
+  /// command's own.
   private func draw(_ display: any CommandDisplay) async {
     let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
-    let shown = presentation(model.snapshot)
+    let shown = presentation(progress.shown)
     await display.show(shown, after: nil, time: now)
     remote?.publish(
-      presentation(model.snapshot, for: .phone), after: nil, time: now, camera: identity)
+      presentation(progress.shown, for: .phone), after: nil, time: now, camera: identity)
   }
 
   func presentation(
@@ -301,6 +307,7 @@ final class CommandSession {
   private func record(_ update: PhotoTimerViewModel.Update) -> Duration {
     let origin = progress.origin ?? update.published
     progress.origin = origin
+    progress.shown = update.snapshot
     var time = origin.duration(to: update.published)
     switch update.cause {
     case .started:

@@ -261,6 +261,31 @@ struct DisplayTests {
     #expect(!sink.text.contains("Counting down: 29"))
   }
 
+  /// NB: the model is cancelled at once, its update comes through the loop's queue after:
+  /// what is drawn in between is the model as the loop has it, never half of each.
+  @Test(
+    "Framing, c mid-count: the count, then Cancelled; never 'press space to start' before it, nor the count after",
+    .timeLimit(.minutes(1)))
+  func cancelWhileFraming() async throws {
+    let sink = MemorySink()
+    let (keys, press) = AsyncStream.makeStream(of: Key.self)
+    let command = try await session(
+      ["--camera", "scene", "--frame", "-s", "30"], keys: keys, sink: sink)
+    // NB: without a camera of its own the command's first count starts at once.
+    async let code = command.run()
+    await sink.waitFor("Counting down: 30")
+    press.yield(.cancel)
+    await sink.waitFor("Cancelled")
+    press.yield(.quit)
+    #expect(await code == .cancelled)
+    // The status lines, without their times: the count, then the cancel, and nothing of
+    // either on the wrong side of the other.
+    let lines = sink.text.split(separator: "\n").map { String($0.drop { $0 != " " }).trimmed }
+    let cancelled = try #require(lines.firstIndex { $0.hasPrefix("Cancelled") })
+    #expect(!lines[..<cancelled].contains { $0.hasPrefix("Framing") }, "\(sink.text)")
+    #expect(!lines[cancelled...].contains { $0.hasPrefix("Counting down") }, "\(sink.text)")
+  }
+
   @Test("c cancels: the plain lines end with the cancel, exit 130", .timeLimit(.minutes(1)))
   func cancelKey() async throws {
     let sink = MemorySink()
@@ -269,5 +294,13 @@ struct DisplayTests {
     let command = try await session(["--simulate", "-s", "30"], keys: keys, sink: sink)
     #expect(await command.run() == .cancelled)
     #expect(sink.text.hasSuffix("  Cancelled\n"))
+  }
+}
+
+extension MemorySink {
+  /// Returns once `text` has been written; the test's time limit ends a wait that never
+  /// does.
+  func waitFor(_ text: String) async {
+    while !self.text.contains(text), !Task.isCancelled { await Task.yield() }
   }
 }

@@ -198,6 +198,33 @@ func withPane(
   await pane.close()
 }
 
+/// The changes of a screen's text rows that are not picture (the count, the checklist), each
+/// with its time since the history began: what a failed wait prints.
+/// NB: a class: a local `var` of a struct mutated from the waits' closures crashes the
+/// compiler (Swift 6.3.1, AccessEnforcementSelection).
+final class ScreenHistory: CustomStringConvertible {
+  private let start = Date()
+  private var changes: [(time: Double, rows: String)] = []
+
+  /// Notes `screen` (as `capture-pane -e` gives it), when its text rows changed.
+  func note(_ screen: String) {
+    // NB: without the colours, and without the spinner's braille, which turns at every frame.
+    let plain = screen.replacing(/\x1B\[[0-9;?]*[A-Za-z]/, with: "")
+    let lines = plain.split(separator: "\n").map { line in
+      line.unicodeScalars.filter { !(0x2800...0x28FF).contains($0.value) }
+        .map(String.init).joined().split(separator: " ").joined(separator: " ")
+    }
+    let rows = lines.filter { line in !line.isEmpty && !line.contains("▀") }
+      .joined(separator: " | ")
+    guard changes.last?.rows != rows else { return }
+    changes.append((Date().timeIntervalSince(start), rows))
+  }
+
+  var description: String {
+    changes.map { String(format: "%6.1f s  ", $0.time) + $0.rows }.joined(separator: "\n")
+  }
+}
+
 /// Whether every channel of a cell is within `tolerance` of `color`.
 func isNear(_ cell: PaneCells.Cell, _ color: [Int], tolerance: Int = 6) -> Bool {
   zip(cell.top + cell.bottom, color + color).allSatisfy { abs($0 - $1) <= tolerance }
@@ -442,18 +469,25 @@ struct PreviewTests {
     try await withPane(arguments, columns: 100, rows: 40, environment: environment) { pane in
       #expect(await pane.wait { PaneCells($0).all.count > 200 && $0.contains("Framing") })
       await pane.press("Space")
+      // What the count and people rows said, each change with its time since Space: a
+      // failure says how the count went, not only where it ended.
+      let history = ScreenHistory()
       // NB: the model loads, then the live view is searched: under AddressSanitizer beside
       // two busy loops (make stress) that took over 90 s once (the test's limit is 180 s).
-      let found = await pane.wait(seconds: 150) { $0.contains("1 person · eyes open") }
-      let seen = found ? "" : await pane.text()
-      #expect(found, "the screen: \(seen)")
+      let found = await pane.wait(seconds: 150) {
+        history.note($0)
+        return $0.contains("1 person · eyes open")
+      }
+      let seen = found ? "" : "\(history)\nthe screen: \(await pane.text())"
+      #expect(found, "\(seen)")
       let outlined = await pane.wait {
-        PaneCells($0).all.contains {
+        history.note($0)
+        return PaneCells($0).all.contains {
           isNear($0, [51, 209, 122], tolerance: 8) || $0.top == [51, 209, 122]
             || $0.bottom == [51, 209, 122]
         }
       }
-      let shown = outlined ? "" : await pane.text()
+      let shown = outlined ? "" : "\(history)\nthe screen: \(await pane.text())"
       #expect(outlined, "her face is outlined: \(shown)")
       await pane.press("Space")
       #expect(await pane.wait { $0.contains("✓ 1 taken") })
