@@ -273,9 +273,9 @@ struct DisplayTests {
       ["--camera", "scene", "--frame", "-s", "30"], keys: keys, sink: sink)
     // NB: without a camera of its own the command's first count starts at once.
     async let code = command.run()
-    await sink.waitFor("Counting down: 30")
+    try await sink.written("Counting down: 30")
     press.yield(.cancel)
-    await sink.waitFor("Cancelled")
+    try await sink.written("Cancelled")
     press.yield(.quit)
     #expect(await code == .cancelled)
     // The status lines, without their times: the count, then the cancel, and nothing of
@@ -294,13 +294,5 @@ struct DisplayTests {
     let command = try await session(["--simulate", "-s", "30"], keys: keys, sink: sink)
     #expect(await command.run() == .cancelled)
     #expect(sink.text.hasSuffix("  Cancelled\n"))
-  }
-}
-
-extension MemorySink {
-  /// Returns once `text` has been written; the test's time limit ends a wait that never
-  /// does.
-  func waitFor(_ text: String) async {
-    while !self.text.contains(text), !Task.isCancelled { await Task.yield() }
   }
 }

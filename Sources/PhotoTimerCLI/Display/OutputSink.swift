@@ -27,22 +27,43 @@ struct StandardOutputSink: OutputSink {
   }
 }
 
-/// Bytes kept in memory, for tests.
+/// Bytes kept in memory, for tests, which can wait for a text to be written
+/// (``written(_:)``) without polling.
 final class MemorySink: OutputSink {
-  private let bytes = Locked<[UInt8]>([])
+  private struct State: Sendable {
+    var bytes: [UInt8] = []
+    /// Tasks waiting for a text to be written; the tag is the text.
+    var waiters = Waiters<Void, String>()
+  }
+
+  private let state = Locked(State())
   /// Makes every write fail from now on, with this error, when set.
   let failure = Locked<(any Error & Sendable)?>(nil)
 
   func write(_ bytes: [UInt8]) throws {
     if let failure = failure.withLock({ $0 }) { throw failure }
-    self.bytes.withLock { $0 += bytes }
+    let answered = state.withLock { state in
+      state.bytes += bytes
+      let text = String(decoding: state.bytes, as: UTF8.self)
+      return state.waiters.take { text.contains($0) }
+    }
+    for waiter in answered { waiter.continuation.resume() }
   }
 
   /// Everything written so far, as text.
-  var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+  var text: String { String(decoding: state.withLock { $0.bytes }, as: UTF8.self) }
 
   /// Forgets what was written.
-  func clear() { bytes.withLock { $0 = [] } }
+  func clear() { state.withLock { $0.bytes = [] } }
+
+  /// Returns once `text` has been written (at once if it was).
+  ///
+  /// - Throws: `CancellationError` when the waiting task is cancelled (a test's time limit).
+  func written(_ text: String) async throws {
+    try await state.park(\.waiters, tag: text) { state in
+      String(decoding: state.bytes, as: UTF8.self).contains(text) ? .success(()) : nil
+    }
+  }
 }
 
 /// A display's first failure to write, kept so that it is reported once, at the end.
