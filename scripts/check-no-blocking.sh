@@ -22,4 +22,41 @@ if [[ -n "$hits" ]]; then
     "run the tool with ChildProcess.run instead" >&2
   exit 1
 fi
-echo "check-no-blocking: no test or library code blocks a thread on a child's output"
+# Nor does a task spin until something happens (`while !ready { await Task.yield() }`): on
+# two cores a spinning task outran every other job of the pool, and a clean clone's test
+# process stood still for 139 s (d09d1b9). A task waits by parking (a continuation, the
+# project's `Waiters`) until what it waits for wakes it.
+spins=$(grep -rnE --include='*.swift' 'while .*Task\.yield\(\)' Sources Tests \
+  | grep -v '^Sources/PhotoTimerBenchmarks/' \
+  | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
+if [[ -n "$spins" ]]; then
+  printf '%s\n' "$spins" >&2
+  echo "check-no-blocking: the lines above spin on Task.yield(); park the task until it is woken" >&2
+  exit 1
+fi
+# A polling loop whose sleep is `try?`-ed must end when its task is cancelled: the sleep
+# throws at once then, and the loop spins on a pool thread (to its deadline, or for ever).
+# Each such loop names `Task.isCancelled` or leaves on the sleep's failure within it.
+loops=$(python3 - <<'PY'
+import pathlib, re
+for root in ("Sources", "Tests"):
+    for path in sorted(pathlib.Path(root).rglob("*.swift")):
+        if str(path).startswith("Sources/PhotoTimerBenchmarks/"):
+            continue
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if "try? await Task.sleep" not in line or "!= nil else" in line:
+                continue
+            before = lines[max(0, number - 4):number]
+            loop = [text for text in before if re.match(r"\s*while ", text)]
+            if loop and not any("Task.isCancelled" in text for text in loop):
+                print(f"{path}:{number + 1}:{line.strip()}")
+PY
+)
+if [[ -n "$loops" ]]; then
+  printf '%s\n' "$loops" >&2
+  echo "check-no-blocking: the loops above go on spinning once their task is cancelled;" \
+    "stop them on Task.isCancelled" >&2
+  exit 1
+fi
+echo "check-no-blocking: no test or library code blocks a thread on a child's output or spins"

@@ -68,7 +68,9 @@ final class TmuxPane {
   @discardableResult
   func wait(seconds: Double = 30, until condition: (String) -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
+    // NB: a cancelled task (the test's time limit) stops at once: its sleep would throw at
+    // once on every turn, and the loop would spin on a thread of the pool to the deadline.
+    while Date() < deadline, !Task.isCancelled {
       if condition(await screen()) { return true }
       try? await Task.sleep(for: .milliseconds(50))
     }
@@ -93,7 +95,7 @@ final class TmuxPane {
   /// Waits for the program to end; its status.
   func waitForExit(seconds: Double = 30) async -> Int32? {
     let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
+    while Date() < deadline, !Task.isCancelled {
       if let status = await exitStatus() { return status }
       try? await Task.sleep(for: .milliseconds(50))
     }

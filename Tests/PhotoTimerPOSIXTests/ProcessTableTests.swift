@@ -91,7 +91,9 @@ struct ProcessTableTests {
 /// look right away can still see the parent's name and an empty command line.
 private func untilExecuted(_ pid: Int32) async {
   let ours = ProcessEntry(pid: getpid())?.name
+  // NB: a cancelled task (the test's time limit) stops: its sleep throws at once, and the
+  // loop would spin on a thread of the pool for ever.
   while ProcessTable.commandLine(of: pid).isEmpty || ProcessEntry(pid: pid)?.name == ours {
-    try? await Task.sleep(for: .milliseconds(1))
+    guard (try? await Task.sleep(for: .milliseconds(1))) != nil else { return }
   }
 }

@@ -134,7 +134,8 @@ import Testing
         "GET", "/api/events", headers: ["Authorization: Bearer \(running.token)"])
     }
     // NB: the stream counts as open once the hub sees it; then events are published.
-    while !running.hub.hasStreams { await Task.yield() }
+    await running.hub.waitForStreams()
+    #expect(running.hub.hasStreams)
     running.hub.publish(eventLine: "{\"event\":\"tick\",\"remaining\":2}")
     _ = await running.stop()
     let answer = try await reading.value

@@ -72,7 +72,27 @@ public final class RemoteHub: Sendable {
     var previews = 0
     var previewBytes = 0
     var closed = false
+    /// Tasks waiting for a viewer, and for an event stream.
     var demand: [CheckedContinuation<Void, Never>] = []
+    var streamDemand: [CheckedContinuation<Void, Never>] = []
+
+    /// Takes the tasks waiting for `kind` out.
+    mutating func takeDemand(_ kind: Demand) -> [CheckedContinuation<Void, Never>] {
+      switch kind {
+      case .viewers:
+        defer { demand = [] }
+        return demand
+      case .streams:
+        defer { streamDemand = [] }
+        return streamDemand
+      }
+    }
+  }
+
+  /// What a task can wait for: someone to watch, or an event stream to open.
+  private enum Demand {
+    case viewers
+    case streams
   }
 
   /// The viewers of the preview served at once; more are told the camera is busy.
@@ -196,17 +216,34 @@ public final class RemoteHub: Sendable {
   /// Returns once a viewer watches the preview (at once when one does), or when the task is
   /// cancelled or the hub closes: the program encodes previews only while someone watches.
   public func waitForViewers() async {
+    await wait(for: .viewers)
+  }
+
+  /// Returns once an event stream is open (at once when one is), or when the task is
+  /// cancelled or the hub closes: a test publishes its events once the stream counts.
+  package func waitForStreams() async {
+    await wait(for: .streams)
+  }
+
+  private func wait(for kind: Demand) async {
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let now = locked { state -> Bool in
-          if state.viewers > 0 || state.closed || Task.isCancelled { return true }
-          state.demand.append(continuation)
+          if state.closed || Task.isCancelled { return true }
+          switch kind {
+          case .viewers:
+            if state.viewers > 0 { return true }
+            state.demand.append(continuation)
+          case .streams:
+            if state.streams > 0 { return true }
+            state.streamDemand.append(continuation)
+          }
           return false
         }
         if now { continuation.resume() }
       }
     } onCancel: {
-      wakeDemand()
+      wakeDemand(kind)
     }
   }
 
@@ -217,7 +254,8 @@ public final class RemoteHub: Sendable {
       append(&state, name: "bye", data: "{\"reason\":\"the program was closed\"}")
       state.closed = true
     }
-    wakeDemand()
+    wakeDemand(.viewers)
+    wakeDemand(.streams)
     intentsInput.finish()
   }
 
@@ -241,7 +279,7 @@ public final class RemoteHub: Sendable {
       state.viewers += 1
       return true
     }
-    if entered { wakeDemand() }
+    if entered { wakeDemand(.viewers) }
     return entered
   }
 
@@ -253,11 +291,13 @@ public final class RemoteHub: Sendable {
   /// counts (``hasStreams``) is after its start and reaches it. `nil` when all places are
   /// taken or the hub closed.
   package func enterStream() -> (newest: Int, presentation: String)? {
-    locked { state in
+    let start = locked { state -> (newest: Int, presentation: String)? in
       guard !state.closed, state.streams < Self.maximumStreams else { return nil }
       state.streams += 1
       return (state.nextEvent - 1, state.presentation)
     }
+    if start != nil { wakeDemand(.streams) }
+    return start
   }
 
   /// Gives an event stream's place back.
@@ -329,11 +369,8 @@ public final class RemoteHub: Sendable {
     condition.broadcast()
   }
 
-  private func wakeDemand() {
-    let waiting = locked { state -> [CheckedContinuation<Void, Never>] in
-      defer { state.demand = [] }
-      return state.demand
-    }
+  private func wakeDemand(_ kind: Demand) {
+    let waiting = locked { $0.takeDemand(kind) }
     for continuation in waiting { continuation.resume() }
   }
 }
