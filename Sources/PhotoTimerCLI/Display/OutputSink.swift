@@ -42,12 +42,13 @@ final class MemorySink: OutputSink {
 
   func write(_ bytes: [UInt8]) throws {
     if let failure = failure.withLock({ $0 }) { throw failure }
-    let answered = state.withLock { state in
+    let answered = state.withLock { state -> [Waiters<Void, String>.Continuation] in
       state.bytes += bytes
+      guard state.waiters.count > 0 else { return [] }
       let text = String(decoding: state.bytes, as: UTF8.self)
-      return state.waiters.take { text.contains($0) }
+      return state.waiters.take { text.contains($0) }.map(\.continuation)
     }
-    for waiter in answered { waiter.continuation.resume() }
+    for waiter in answered { waiter.resume() }
   }
 
   /// Everything written so far, as text.

@@ -106,12 +106,16 @@ struct FramesAroundZero {
     self.frames = frames
     candidatesBefore = frames.held.filter { frames.instant - $0.timestamp <= lead }
     older = frames.held.filter { frames.instant - $0.timestamp > lead }
-    picker = FramePicker(
-      people: atZero.people, reference: atZero.sharpness, nearZero: frames.interval / 2)
+    picker = Self.emptyPicker(atZero, frames)
   }
 
   /// Half the stream's frame interval: a frame that much before zero is the frame at zero.
   var halfFrame: Duration { frames.interval / 2 }
+
+  /// A choice with nothing judged yet.
+  private static func emptyPicker(_ atZero: PeopleAtZero, _ frames: ShutterFrames) -> FramePicker {
+    FramePicker(people: atZero.people, reference: atZero.sharpness, nearZero: frames.interval / 2)
+  }
 
   /// Judges frame by frame from zero on (the newest each time: a judge slower than the
   /// stream skips frames) until one settles the choice or `window` after zero has passed;
@@ -181,7 +185,7 @@ struct FramesAroundZero {
     }
     try Task.checkCancellation()
     let relearned = atZero.learning(from: lessons)
-    picker = FramePicker(people: atZero.people, reference: atZero.sharpness, nearZero: halfFrame)
+    picker = Self.emptyPicker(atZero, frames)
     for (_, judgement) in judged { _ = picker.add(relearned.candidate(for: judgement)) }
   }
 

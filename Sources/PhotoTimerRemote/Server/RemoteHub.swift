@@ -72,19 +72,14 @@ public final class RemoteHub: Sendable {
     var previews = 0
     var previewBytes = 0
     var closed = false
-    /// Tasks waiting for a viewer, and for an event stream.
-    var demand: [CheckedContinuation<Void, Never>] = []
-    var streamDemand: [CheckedContinuation<Void, Never>] = []
+    /// Tasks waiting for a viewer or an event stream, each with what it waits for.
+    var demand: [(kind: Demand, continuation: CheckedContinuation<Void, Never>)] = []
 
-    /// Takes the tasks waiting for `kind` out.
-    mutating func takeDemand(_ kind: Demand) -> [CheckedContinuation<Void, Never>] {
+    /// Whether what `kind` waits for is there now.
+    func has(_ kind: Demand) -> Bool {
       switch kind {
-      case .viewers:
-        defer { demand = [] }
-        return demand
-      case .streams:
-        defer { streamDemand = [] }
-        return streamDemand
+      case .viewers: viewers > 0
+      case .streams: streams > 0
       }
     }
   }
@@ -229,15 +224,8 @@ public final class RemoteHub: Sendable {
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let now = locked { state -> Bool in
-          if state.closed || Task.isCancelled { return true }
-          switch kind {
-          case .viewers:
-            if state.viewers > 0 { return true }
-            state.demand.append(continuation)
-          case .streams:
-            if state.streams > 0 { return true }
-            state.streamDemand.append(continuation)
-          }
+          if state.closed || Task.isCancelled || state.has(kind) { return true }
+          state.demand.append((kind, continuation))
           return false
         }
         if now { continuation.resume() }
@@ -254,8 +242,7 @@ public final class RemoteHub: Sendable {
       append(&state, name: "bye", data: "{\"reason\":\"the program was closed\"}")
       state.closed = true
     }
-    wakeDemand(.viewers)
-    wakeDemand(.streams)
+    wakeDemand(nil)
     intentsInput.finish()
   }
 
@@ -369,8 +356,13 @@ public final class RemoteHub: Sendable {
     condition.broadcast()
   }
 
-  private func wakeDemand(_ kind: Demand) {
-    let waiting = locked { $0.takeDemand(kind) }
+  /// Resumes the tasks waiting for `kind`, or every waiting task (`nil`).
+  private func wakeDemand(_ kind: Demand?) {
+    let waiting = locked { state -> [CheckedContinuation<Void, Never>] in
+      let woken = state.demand.filter { kind == nil || $0.kind == kind }
+      state.demand.removeAll { kind == nil || $0.kind == kind }
+      return woken.map(\.continuation)
+    }
     for continuation in waiting { continuation.resume() }
   }
 }
