@@ -159,6 +159,7 @@ STRESS_RUNS ?= 10
 STRESS_PASSES ?= plain tsan asan
 stress: setup
 	$(SWIFT) build --build-tests $(STRICT)
+	scripts/vm/prepare.sh >/dev/null
 	STRESS_PASSES="$(STRESS_PASSES)" scripts/stress.sh $(STRESS_RUNS)
 
 # Both programs, the place data, the desktop entry, icon and AppStream metadata, the manual pages
