@@ -77,6 +77,12 @@ final class TmuxPane {
     return condition(await screen())
   }
 
+  /// What a failed wait prints: the screen's text and whether the program still runs.
+  func account() async -> String {
+    let status = await exitStatus().map { "ended with status \($0)" } ?? "still running"
+    return "the program \(status); the screen:\n\(await text())"
+  }
+
   func press(_ keys: String...) async { _ = try? await tmux(["send-keys", "-t", "test"] + keys) }
 
   /// The program's pid (the child of the pane's shell).
@@ -282,9 +288,13 @@ struct PreviewTests {
       // Ten photos from the same open camera.
       for photo in 1...10 {
         await pane.press("Space")
-        #expect(await pane.wait { $0.contains("c cancel") }, "count \(photo)")
+        let counting = await pane.wait { $0.contains("c cancel") }
+        let notCounting = counting ? "" : await pane.account()
+        #expect(counting, "count \(photo): \(notCounting)")
         await pane.press("Space")
-        #expect(await pane.wait { $0.contains("✓ \(photo) taken") }, "photo \(photo)")
+        let taken = await pane.wait { $0.contains("✓ \(photo) taken") }
+        let notTaken = taken ? "" : await pane.account()
+        #expect(taken, "photo \(photo): \(notTaken)")
         #expect(ffmpegChildren(of: pid) == ffmpeg, "photo \(photo)")
       }
       let files = try FileManager.default.contentsOfDirectory(atPath: pane.folder.path)
@@ -318,7 +328,11 @@ struct PreviewTests {
       }
       // NB: the model loads, then the whole frame is searched; under a sanitizer that takes
       // seconds. She is one of the two it waits for: no count starts.
-      #expect(await pane.wait(seconds: 90) { outline($0).count > 10 && $0.contains("1 of 2") })
+      let outlined = await pane.wait(seconds: 90) {
+        outline($0).count > 10 && $0.contains("1 of 2")
+      }
+      let notOutlined = outlined ? "" : await pane.account()
+      #expect(outlined, "\(notOutlined)")
       let cells = outline(await pane.screen())
       let width = try #require(cells.first?.width)
       let columns = cells.map(\.column)
