@@ -208,8 +208,13 @@ extension Benchmarks {
     return worst
   }
 
+  /// How many command runs each way: the worst of a count's eleven wake-ups moves by a
+  /// millisecond from run to run, so its median needs more than three.
+  static let peopleRuns = 5
+
   /// The command's figures with six faces: CPU of the people step, tick and shutter lateness
-  /// with it on, off and for a bare timer, zero → saved.
+  /// with it on, off and for a bare timer (alone, and beside the run with people on, under
+  /// the same load), zero → saved.
   static func peopleCommand(_ folder: URL) async {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("phototimer").path
@@ -222,7 +227,11 @@ extension Benchmarks {
     var on: [CommandFigures] = []
     var off: [CommandFigures] = []
     var bare: [Duration] = []
-    for _ in 0..<3 {
+    var beside: [Duration] = []
+    for _ in 0..<peopleRuns {
+      // NB: the bare timer starts as the command does and wakes through its count (about
+      // 12 s with the camera's opening): on the same machine, under the same load.
+      async let besideOn = bareTimerWorst()
       guard
         let withPeople = await commandRun(binary, picture: picture, people: true, folder: folder),
         let without = await commandRun(binary, picture: picture, people: false, folder: folder)
@@ -230,6 +239,7 @@ extension Benchmarks {
         print("people: the command did not run")
         return
       }
+      beside.append(await besideOn)
       on.append(withPeople)
       off.append(without)
       bare.append(await bareTimerWorst())
@@ -238,12 +248,14 @@ extension Benchmarks {
     let cpuOff = Sample(off.map(\.cpu)).median
     // NB: the count is 10 s; the people step's share is what it adds to the same run without it.
     let share = (cpuOn - cpuOff).secondsValue / 10 * 100
+    let shares = zip(on, off).map { fixed(($0.cpu - $1.cpu).secondsValue * 10, 0) }
     row(
       "people step CPU, 10 s count, 720p30, 6 faces",
       ours: "\(fixed(share, 0)) % of a core",
       baseline:
         "run \(fixed(cpuOn.secondsValue, 2)) s, --no-people \(fixed(cpuOff.secondsValue, 2)) s",
       ratio: "", target: "≤ 35 % of a core")
+    print("  (each run: " + shares.joined(separator: " / ") + " %)")
     // NB: the model's reading (once per process, as the camera opens) is in that share; timed
     // here alone, warm.
     let loadStart = ContinuousClock.now
@@ -253,14 +265,19 @@ extension Benchmarks {
     print(
       "  (of which the model's reading, once per process: \(fixed(load, 2)) s; the count's "
         + "looks alone: \(fixed(share - load * 10, 0)) % of a core)")
-    let worst = { (runs: [CommandFigures]) in
-      Sample(runs.map { $0.lateness.max() ?? .zero }).median.milliseconds
-    }
+    let worst = { (runs: [CommandFigures]) in runs.map { $0.lateness.max() ?? .zero } }
+    let ms = { (values: [Duration]) in fixed(Sample(values).median.milliseconds, 2) }
     row(
       "worst tick/shutter late, people on (off)",
-      ours: "\(fixed(worst(on), 2)) ms (\(fixed(worst(off), 2)) ms)",
-      baseline: "\(fixed(Sample(bare).median.milliseconds, 2)) ms (a bare timer)",
+      ours: "\(ms(worst(on))) ms (\(ms(worst(off))) ms)",
+      baseline: "bare timer \(ms(beside)) ms beside it, \(ms(bare)) ms alone",
       ratio: "", target: "on ≤ bare timer")
+    let each = { (values: [Duration]) in
+      values.map { fixed($0.milliseconds, 2) }.joined(separator: " / ")
+    }
+    print(
+      "  (each run, on: \(each(worst(on))); off: \(each(worst(off))); bare beside: "
+        + "\(each(beside)); alone: \(each(bare)) ms)")
     let saved = on.compactMap(\.zeroToSaved)
     row(
       "zero → saved, 1 s window, 6 faces",

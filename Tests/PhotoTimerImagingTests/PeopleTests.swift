@@ -7,6 +7,24 @@ import Testing
 /// A finder that "finds" a face wherever the image has a white square, and puts 68 landmarks
 /// on it with eyes as open as it is told; a square painted darker than `closedBelow` (still
 /// light enough to be found) has its eyes shut.
+/// A ``SquareFinder`` that counts its searches.
+final class CountingFinder: FaceFinder {
+  private let inner = SquareFinder()
+  private let calls = Locked(0)
+  var smallestFace: Int { inner.smallestFace }
+  /// How many times the detector ran.
+  var count: Int { calls.withLock { $0 } }
+
+  func faces(in image: GreyImage) throws -> [PixelBox] {
+    calls.withLock { $0 += 1 }
+    return try inner.faces(in: image)
+  }
+
+  func landmarks(in image: GreyImage, of box: PixelBox) throws -> [FacePoint] {
+    try inner.landmarks(in: image, of: box)
+  }
+}
+
 struct SquareFinder: FaceFinder {
   var smallestFace = 80
   var aspectRatio = 0.3
@@ -132,6 +150,22 @@ struct PeopleTests {
     let picture = frame(width: 640, height: 360, square: square)
     let search = FaceSearch(finder: SquareFinder())
     #expect(try search.faces(in: picture, near: [square], everywhere: true).count == 1)
+  }
+
+  @Test("a face the search everywhere found is not searched again in its region; one it missed is")
+  func everywhereCoversRegions() throws {
+    let square = PixelBox(x: 100, y: 100, width: 120, height: 120)
+    let picture = frame(width: 640, height: 360, square: square)
+    let counting = CountingFinder()
+    let search = FaceSearch(finder: counting)
+    // Someone who was on the right and has gone: that region is still looked at.
+    let gone = PixelBox(x: 480, y: 150, width: 100, height: 100)
+    let found = try search.boxes(in: picture, near: [square, gone], everywhere: true)
+    #expect(found.count == 1)
+    #expect(counting.count == 2, "the whole frame, then the region of the one who left")
+    // Without the search everywhere, each known face's region is searched.
+    _ = try search.boxes(in: picture, near: [square, gone], everywhere: false)
+    #expect(counting.count == 4)
   }
 
   @Test(
@@ -373,24 +407,6 @@ struct FrameChoiceTests {
     let choice = try #require(
       FrameChoice.choose(frames([(-100, 0, 0, 50), (0, 0, 0, 50), (33, 0, 0, 50)]), people: 0))
     #expect(choice.index == 1 && choice.reason == "the frame nearest zero")
-  }
-}
-
-/// A finder that counts its calls and can be made to wait.
-private final class CountingFinder: FaceFinder, @unchecked Sendable {
-  let inner = SquareFinder()
-  private let lock = NSLock()
-  private var calls = 0
-  var smallestFace: Int { inner.smallestFace }
-  var count: Int { lock.withLock { calls } }
-
-  func faces(in image: GreyImage) throws -> [PixelBox] {
-    lock.withLock { calls += 1 }
-    return try inner.faces(in: image)
-  }
-
-  func landmarks(in image: GreyImage, of box: PixelBox) throws -> [FacePoint] {
-    try inner.landmarks(in: image, of: box)
   }
 }
 

@@ -86,6 +86,9 @@ public struct FaceSearch: Sendable {
     }
     for box in known {
       if isCancelled() { throw CancellationError() }
+      // NB: a face the search everywhere has just found again is not looked for in its
+      // region as well: that would cost a second search for the same box.
+      if boxes.contains(where: { $0.overlap(with: box) > Self.sameFace }) { continue }
       // NB: a region twice the face's size follows a face that moved half its width.
       guard let region = box.grown(by: 2).clipped(to: bounds) else { continue }
       let scale = max(
@@ -114,12 +117,15 @@ public struct FaceSearch: Sendable {
     return Face(box: box, landmarks: mapped, eyes: eyes)
   }
 
+  /// How much two boxes overlap (intersection over union) when they are the same face.
+  static let sameFace = 0.3
+
   /// The boxes with the same face found twice (overlapping regions, a search everywhere
   /// beside the regions) kept once: the larger.
   static func distinct(_ boxes: [PixelBox]) -> [PixelBox] {
     var kept: [PixelBox] = []
     for box in boxes.sorted(by: { $0.area > $1.area })
-    where !kept.contains(where: { $0.overlap(with: box) > 0.3 }) {
+    where !kept.contains(where: { $0.overlap(with: box) > sameFace }) {
       kept.append(box)
     }
     return kept
