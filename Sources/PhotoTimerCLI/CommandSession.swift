@@ -316,9 +316,7 @@ final class CommandSession {
     case .event(.run(let event, let runStart)):
       time = progress.sessionStart + runStart + event.offset
       progress.timeline.record(event, runStart: runStart)
-      if case .captured(let photo) = event.kind, let file = photo.file {
-        progress.saved.append(file)
-      }
+      if case .captured(let photo) = event.kind { taken(photo) }
     case .event(.timeLapseShot):
       progress.timeline.freeze()
     case .event:
@@ -338,6 +336,21 @@ final class CommandSession {
     return time
   }
 
+  /// A photo is taken: counted at its `captured` event, not at the run's end. A Ctrl-C or a
+  /// `q` that ends the loop as the run ends (its `captured` shown, its end still queued, or a
+  /// cancel that overtook it) must not turn a saved photo into exit 130.
+  private func taken(_ photo: CapturedPhoto) {
+    if let file = photo.file { progress.saved.append(file) }
+    progress.result = .captured(photo)
+    progress.photoTimeline = progress.timeline
+    guard keepsFraming else { return }
+    progress.photos += 1
+    // NB: an optional chain's assignment holds its access while the value is evaluated.
+    let photos = progress.photos
+    progress.framing?.photos = photos
+    progress.framing?.lastFile = photo.file.map { $0.lastPathComponent } ?? "none"
+  }
+
   /// The session ended on its own: without `--frame` the command ends with it; with it,
   /// framing goes on, unless the camera that frames has stopped.
   private func ended(_ result: PhotoTimerResult) {
@@ -348,14 +361,9 @@ final class CommandSession {
       return
     }
     switch result {
-    case .captured(let photo):
-      progress.result = result
-      progress.photos += 1
+    case .captured:
+      // NB: counted at its event (``taken(_:)``); the timeline now has the run's last events.
       progress.photoTimeline = progress.timeline
-      // NB: an optional chain's assignment holds its access while the value is evaluated.
-      let photos = progress.photos
-      progress.framing?.photos = photos
-      progress.framing?.lastFile = photo.file.map { $0.lastPathComponent } ?? "none"
     case .failed(let failure):
       // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
       // DSLR's live view is only the preview: gphoto2 still takes the photos).
