@@ -506,7 +506,9 @@ struct PreviewTests {
       let shown = outlined ? "" : "\(history)\nthe screen: \(await pane.text())"
       #expect(outlined, "her face is outlined: \(shown)")
       await pane.press("Space")
-      #expect(await pane.wait { $0.contains("✓ 1 taken") })
+      let taken = await pane.wait { $0.contains("✓ 1 taken") }
+      let notTaken = taken ? "" : await pane.account()
+      #expect(taken, "\(notTaken)")
       await pane.press("q")
       #expect(await pane.waitForExit() == 0)
     }
