@@ -188,9 +188,12 @@ public final class GPhoto2LiveSession<C: Clock>: CameraSession where C.Duration 
     let start = ContinuousClock.now
     // NB: never killed while it closes the camera, only once it outlasts the limit (hung).
     movie.child.terminate(grace: view.closeLimit)
+    // NB: its stream is still read until it has exited: a gphoto2 in the middle of writing a
+    // picture to a full pipe would otherwise never get to its end, and be killed with the
+    // camera still claimed. The reader stops after (a process it left may hold the pipe).
+    let exit = try? await movie.child.wait()
     movie.wake.signal()
     await movie.reader?.join()
-    let exit = try? await movie.child.wait()
     movie.child.closePipes()
     movie.wake.close()
     let end = ContinuousClock.now

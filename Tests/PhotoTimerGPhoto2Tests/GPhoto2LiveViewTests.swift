@@ -20,7 +20,9 @@ import Testing
 /// andi34/photobooth #412; killed meanwhile, it never lets go: `closed-cleanly` is not
 /// written), and `lingers` seconds after it exited before the device is free (a camera still
 /// ending its session). `ioProblem` makes every call but detection fail as an unplugged or
-/// hung camera does; `captureFails` fails only the capture.
+/// hung camera does; `captureFails` fails only the capture. `largePictures` streams pictures
+/// of about 2 MB back to back, far more than a pipe holds: it is nearly always in the middle of
+/// writing one.
 private struct StandInDSLR {
   let folder: URL
   var script: URL { folder.appendingPathComponent("gphoto2.sh") }
@@ -31,7 +33,7 @@ private struct StandInDSLR {
 
   init(
     liveViewDelay: Double = 0, closeDelay: Double = 0, lingers: Double = 0,
-    ioProblem: Bool = false, captureFails: Bool = false
+    ioProblem: Bool = false, captureFails: Bool = false, largePictures: Bool = false
   ) throws {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-dslr-\(UUID().uuidString)")
@@ -40,7 +42,15 @@ private struct StandInDSLR {
     _ = FileManager.default.createFile(atPath: folder.path + "/usb/001/005", contents: nil)
     var live = Frame(width: 64, height: 48)
     for y in 0..<48 { for x in 0..<64 { live[x, y] = RGB(red: 0x33, green: 0x66, blue: 0xCC) } }
-    try Data(try JPEGCodec.encode(live, quality: 90)).write(
+    if largePictures {
+      // NB: noise does not compress: 1000 × 1000 of it is about 2 MB of JPEG.
+      live = Frame(width: 1000, height: 1000)
+      var generator = SeededRandomNumberGenerator(seed: 7)
+      for index in live.pixels.indices {
+        live.pixels[index] = UInt8.random(in: 0...255, using: &generator)
+      }
+    }
+    try Data(try JPEGCodec.encode(live, quality: 95)).write(
       to: folder.appendingPathComponent("live.jpg"))
     var photo = Frame(width: 96, height: 64)
     for index in photo.pixels.indices { photo.pixels[index] = 128 }
@@ -66,7 +76,7 @@ private struct StandInDSLR {
         touch "\(dir)/device-held"
         # NB: in the background and waited for, so SIGTERM is handled at once, not after it.
         sleep \(liveViewDelay) & wait $!
-        while :; do cat "\(dir)/live.jpg"; sleep 0.04; done ;;
+        while :; do cat "\(dir)/live.jpg"; \(largePictures ? "" : "sleep 0.04;") done ;;
       --capture-image-and-download)
         \(ioProblem || captureFails ? ioFailure : "")
         if [ -e "\(dir)/device-held" ] || [ -e "\(dir)/desktop-held" ]; then
@@ -360,6 +370,27 @@ struct GPhoto2HandOverTests {
     // The live view is back, and the next count stops it that much earlier.
     try await expectStreaming(camera)
     #expect(view.lead >= .seconds(4.75) && view.lead <= view.closeLimit)
+    await camera.close()
+  }
+
+  @Test(
+    "Stopped in the middle of a picture larger than the pipe: read to its end, it lets go by itself"
+  )
+  func stopsMidPicture() async throws {
+    let dslr = try StandInDSLR(largePictures: true)
+    defer { dslr.remove() }
+    let view = dslr.view(closeLimit: .seconds(5))
+    let camera = LiveCamera(view)
+    try await camera.start()
+    var previews = camera.previews(fitting: PreviewSize(width: 32, height: 24)).makeAsyncIterator()
+    _ = try #require(try await previews.next())
+    // NB: its SIGTERM is handled once the picture being written is out (a shell's trap waits
+    // for the command in the foreground): the stream must be read until it exits.
+    await view.session?.pause()
+    let stop = try #require(view.session?.lastStop)
+    #expect(!stop.forced, "killed after \(stop.took): its stream was not read to the end")
+    #expect(FileManager.default.fileExists(atPath: dslr.closedCleanly.path))
+    #expect(!FileManager.default.fileExists(atPath: dslr.held.path))
     await camera.close()
   }
 
