@@ -354,16 +354,17 @@ final class CommandSession {
   /// The session ended on its own: without `--frame` the command ends with it; with it,
   /// framing goes on, unless the camera that frames has stopped.
   private func ended(_ result: PhotoTimerResult) {
+    // NB: the photo was counted at its event (``taken(_:)``); its chart now has the run's last
+    // events.
+    if case .captured = result { progress.photoTimeline = progress.timeline }
     guard keepsFraming else {
       progress.result = result
-      if case .captured = result { progress.photoTimeline = progress.timeline }
       progress.phase = .done(asked: progress.phase.endAsked)
       return
     }
     switch result {
     case .captured:
-      // NB: counted at its event (``taken(_:)``); the timeline now has the run's last events.
-      progress.photoTimeline = progress.timeline
+      break
     case .failed(let failure):
       // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
       // DSLR's live view is only the preview: gphoto2 still takes the photos).
