@@ -31,6 +31,9 @@ public struct FFmpegCamera<C: Clock>: CameraSource where C.Duration == Duration 
   /// run a script; empty by default.
   public var launcher: [String]
   /// The longest wait for the first frame (opening a network camera can take a while).
+  ///
+  /// This and ``stallTimeout`` count only time ffmpeg could have run: time it waited for a
+  /// processor (a machine with more work than processors) is not held against the camera.
   public var firstFrameTimeout: Duration
   /// The longest gap between frames before the stream counts as stalled.
   public var stallTimeout: Duration

@@ -54,11 +54,22 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     var pending = [UInt8]()
     var errorLines = LineBuffer()
     var lastFrameAt = ContinuousClock.now
+    // NB: time ffmpeg was ready to run with no processor free is the machine's, not the
+    // camera's: it is taken off the silence before the limit is applied. make stress, at a
+    // load average of 20 on two cores, saw a lavfi source's first frame come later than
+    // the 10 s limit, from an ffmpeg that was there and well.
+    var waitedAtFrame = child.processorWait
     var sawFrame = false
     var limit: Duration { sawFrame ? camera.stallTimeout : camera.firstFrameTimeout }
     let end = ChildProcess.collect(
       [child.output, child.errors], wake: wake, endsWith: 0, drainOnWake: false, chunk: 1 << 16,
-      timeout: { limit - lastFrameAt.duration(to: .now) }
+      timeout: {
+        let left = limit - lastFrameAt.duration(to: .now)
+        guard left <= .zero, let before = waitedAtFrame, let now = child.processorWait else {
+          return left
+        }
+        return left + (now - before)
+      }
     ) { source, bytes in
       guard source == 0 else {
         for line in errorLines.append(bytes) { heard(line) }
@@ -69,14 +80,17 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
         deliver(Array(pending[0..<size.bytes]), size: size)
         pending.removeFirst(size.bytes)
         lastFrameAt = ContinuousClock.now
+        waitedAtFrame = child.processorWait
         sawFrame = true
       }
     }
     switch end {
     case .woken: return  // closed
     case .timedOut:
-      fail(
-        .stalled(input: camera.input, seconds: Int(limit.components.seconds), lastLines: lines()))
+      // NB: the silence as the user lived it, which the time ffmpeg waited for a processor
+      // may have made longer than the limit; never "0 s" for a limit under a second.
+      let silent = lastFrameAt.duration(to: .now) / .seconds(1)
+      fail(.stalled(input: camera.input, seconds: Int(silent.rounded(.up)), lastLines: lines()))
       return
     case .failed(let error):
       fail(.system(error))

@@ -266,6 +266,49 @@ struct FFmpegCameraTests {
     #expect(ffmpegChildren().isEmpty)
   }
 
+  @Test("A starved ffmpeg is not a stalled one: time it waited for a processor does not count")
+  func starved() async throws {
+    // ffmpeg at nice 10 on processor 0 beside two busy loops there: about a twentieth of a
+    // processor, so its first frame (some 70 ms of work) comes well over a second later, with
+    // limits of half a second.
+    let loop = ["/bin/sh", "-c", "while :; do :; done"]
+    let busy = try (0..<2).map { _ in try ChildProcess(command: ["taskset", "-c", "0"] + loop) }
+    var failure: (any Error)?
+    var firstFrame: Duration?
+    var frames = 0
+    do {
+      let started = ContinuousClock.now
+      let session = try FFmpegCamera(
+        input: testSource, format: "lavfi", launcher: ["taskset", "-c", "0", "nice", "-n", "10"],
+        firstFrameTimeout: .milliseconds(500), stallTimeout: .milliseconds(500),
+        clock: ContinuousClock()
+      ).openSession()
+      do {
+        _ = try await session.nextPreview()
+        firstFrame = started.duration(to: .now)
+        for _ in 0..<10 {
+          _ = try await session.nextPreview()
+          frames += 1
+        }
+      } catch {
+        failure = error
+      }
+      await session.close()
+    } catch {
+      failure = error
+    }
+    for child in busy {
+      _ = try await child.stop()
+      child.closePipes()
+    }
+    if let failure { throw failure }
+    let waited = firstFrame.map { "\($0)" } ?? "never"
+    // NB: that it was starved is what this test is about: a quick first frame shows nothing.
+    #expect((firstFrame ?? .zero) > .milliseconds(500), "first frame after \(waited)")
+    #expect(frames == 10)
+    #expect(ffmpegChildren().isEmpty)
+  }
+
   @Test("ffmpeg killed from outside: an error with how it ended")
   func killed() async throws {
     let session = try camera().openSession()

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerConcurrency
+import PhotoTimerHarnesses
 import Testing
 
 @testable import PhotoTimerPOSIX
@@ -151,6 +152,51 @@ struct ChildProcessTests {
       #expect(!processExists(child.pid))
       #expect(!child.send(SIGTERM), "no signal after the child was reaped")
       child.closePipes()
+    }
+  }
+
+  @Test(
+    "A child kept from the processor has waited for it, a sleeping one has not, a reaped one has no count"
+  )
+  func processorWait() async throws {
+    try await withPlan {
+      // Both on processor 0: a busy loop at the normal priority, and one at nice 10 that
+      // gets a tenth of it and waits the rest.
+      let loop = ["/bin/sh", "-c", "while :; do :; done"]
+      let busy = try ChildProcess(command: ["taskset", "-c", "0"] + loop)
+      let starved = try ChildProcess(command: ["taskset", "-c", "0", "nice", "-n", "10"] + loop)
+      let sleeper = try ChildProcess(command: ["sleep", "60"])
+      // NB: a failed step must not leave a busy loop behind: the children are stopped whatever
+      // happens.
+      var failure: (any Error)?
+      var asleep: Duration?
+      var later: Duration?
+      do {
+        // Asleep in nanosleep, past its start (exec and loading may wait for a processor).
+        while ProcessTable.contents(of: "/proc/\(sleeper.pid)/wchan").map({
+          String(decoding: $0, as: UTF8.self)
+        }) != "hrtimer_nanosleep" {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        let first = try #require(sleeper.processorWait)
+        asleep = first
+        let before = try #require(starved.processorWait)
+        var waited = Duration.zero
+        while waited < .milliseconds(300) {
+          try await Task.sleep(for: .milliseconds(20))
+          waited = try #require(starved.processorWait) - before
+        }
+        later = sleeper.processorWait
+      } catch {
+        failure = error
+      }
+      for child in [busy, starved, sleeper] {
+        _ = try await child.stop()
+        #expect(child.processorWait == nil)
+        child.closePipes()
+      }
+      if let failure { throw failure }
+      #expect(later == asleep, "a sleeping process is never kept waiting")
     }
   }
 
