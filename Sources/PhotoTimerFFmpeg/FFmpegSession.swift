@@ -54,21 +54,28 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     var pending = [UInt8]()
     var errorLines = LineBuffer()
     var lastFrameAt = ContinuousClock.now
-    // NB: time ffmpeg was ready to run with no processor free is the machine's, not the
-    // camera's: it is taken off the silence before the limit is applied. make stress, at a
-    // load average of 20 on two cores, saw a lavfi source's first frame come later than
-    // the 10 s limit, from an ffmpeg that was there and well.
-    var waitedAtFrame = child.processorWait
+    // NB: the limits are on silence of the camera's own making. Time that ffmpeg, or this
+    // thread reading it, was ready to run with no processor free is the machine's: it is
+    // taken off (ffmpeg waits on a full pipe while this thread waits for a processor, so both
+    // count). make stress, at a load average of 20 on two cores, saw a lavfi source's first
+    // frame come after the 10 s limit, from an ffmpeg that was there and well.
+    var atFrame = (ffmpeg: child.processorTime, reader: ProcessorTime.ofCallingThread())
     var sawFrame = false
     var limit: Duration { sawFrame ? camera.stallTimeout : camera.firstFrameTimeout }
     let end = ChildProcess.collect(
       [child.output, child.errors], wake: wake, endsWith: 0, drainOnWake: false, chunk: 1 << 16,
       timeout: {
         let left = limit - lastFrameAt.duration(to: .now)
-        guard left <= .zero, let before = waitedAtFrame, let now = child.processorWait else {
-          return left
-        }
-        return left + (now - before)
+        guard left <= .zero else { return left }
+        let ffmpeg = Self.since(atFrame.ffmpeg, child.processorTime)
+        let reader = Self.since(atFrame.reader, ProcessorTime.ofCallingThread())
+        let owed = left + ffmpeg.waited + reader.waited
+        guard owed <= .zero else { return owed }
+        // The kernel credits a wait only as it ends: an ffmpeg still queued for a processor
+        // has waited longer than it says. Look again soon, unless it has been running, not
+        // waiting, for longer than the limit with no frame to show.
+        if child.isRunnable, ffmpeg.ran < limit { return .milliseconds(50) }
+        return owed
       }
     ) { source, bytes in
       guard source == 0 else {
@@ -80,7 +87,7 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
         deliver(Array(pending[0..<size.bytes]), size: size)
         pending.removeFirst(size.bytes)
         lastFrameAt = ContinuousClock.now
-        waitedAtFrame = child.processorWait
+        atFrame = (child.processorTime, ProcessorTime.ofCallingThread())
         sawFrame = true
       }
     }
@@ -117,6 +124,13 @@ final class FFmpegSession<C: Clock>: CameraSession where C.Duration == Duration 
     } else {
       fail(.ended(input: camera.input, exit: exit?.description ?? "ended", lastLines: lines()))
     }
+  }
+
+  /// The processor time between two readings of one thread; zero when either is missing.
+  private static func since(_ before: ProcessorTime?, _ now: ProcessorTime?) -> ProcessorTime {
+    guard let before, let now else { return ProcessorTime(ran: .zero, waited: .zero) }
+    return ProcessorTime(
+      ran: max(.zero, now.ran - before.ran), waited: max(.zero, now.waited - before.waited))
   }
 
   /// One line of ffmpeg's error output: kept, and read for the frame size.

@@ -156,9 +156,9 @@ struct ChildProcessTests {
   }
 
   @Test(
-    "A child kept from the processor has waited for it, a sleeping one has not, a reaped one has no count"
+    "Processor time: a child kept from the processor has waited for it, a sleeping one has not, a reaped one has no count"
   )
-  func processorWait() async throws {
+  func processorTime() async throws {
     try await withPlan {
       // Both on processor 0: a busy loop at the normal priority, and one at nice 10 that
       // gets a tenth of it and waits the rest.
@@ -169,8 +169,9 @@ struct ChildProcessTests {
       // NB: a failed step must not leave a busy loop behind: the children are stopped whatever
       // happens.
       var failure: (any Error)?
-      var asleep: Duration?
-      var later: Duration?
+      var asleep: ProcessorTime?
+      var later: ProcessorTime?
+      var runnable: [Bool] = []
       do {
         // Asleep in nanosleep, past its start (exec and loading may wait for a processor).
         while ProcessTable.contents(of: "/proc/\(sleeper.pid)/wchan").map({
@@ -178,25 +179,29 @@ struct ChildProcessTests {
         }) != "hrtimer_nanosleep" {
           try await Task.sleep(for: .milliseconds(10))
         }
-        let first = try #require(sleeper.processorWait)
+        let first = try #require(sleeper.processorTime)
         asleep = first
-        let before = try #require(starved.processorWait)
+        let before = try #require(starved.processorTime)
         var waited = Duration.zero
         while waited < .milliseconds(300) {
           try await Task.sleep(for: .milliseconds(20))
-          waited = try #require(starved.processorWait) - before
+          waited = try #require(starved.processorTime).waited - before.waited
         }
-        later = sleeper.processorWait
+        later = sleeper.processorTime
+        runnable = [busy.isRunnable, starved.isRunnable, sleeper.isRunnable]
       } catch {
         failure = error
       }
       for child in [busy, starved, sleeper] {
         _ = try await child.stop()
-        #expect(child.processorWait == nil)
+        #expect(child.processorTime == nil)
+        #expect(!child.isRunnable)
         child.closePipes()
       }
       if let failure { throw failure }
-      #expect(later == asleep, "a sleeping process is never kept waiting")
+      #expect(later == asleep, "a sleeping process neither runs nor waits")
+      #expect(runnable == [true, true, false], "busy loops are running or queued; sleep is not")
+      #expect(ProcessorTime.ofCallingThread() != nil)
     }
   }
 

@@ -366,40 +366,28 @@ package final class ChildProcess: Sendable {
     private static let queue = DispatchQueue(label: "phototimer.child-escalation")
   }
 
-  /// How long, in all, the child has been ready to run with no processor free for it: the
-  /// `run_delay` of its main thread in `/proc/PID/schedstat`.
-  ///
-  /// On a machine with more runnable work than processors this grows by seconds while the
-  /// child makes no progress of its own fault; time it spends waiting for input, a network or
-  /// a device does not count. A silence limit can take it off the time it measures, so that a
-  /// starved machine is not mistaken for a dead source.
-  ///
-  /// `nil` once the child has been reaped (its pid may be another process's by then), or
-  /// where the kernel keeps no such count (no `/proc`, or a kernel without scheduler
-  /// statistics).
-  package var processorWait: Duration? {
+  /// Its main thread's ``ProcessorTime`` (`/proc/PID/schedstat`); `nil` once the child has
+  /// been reaped (its pid may be another process's by then), or where the kernel keeps no
+  /// such count.
+  package var processorTime: ProcessorTime? {
     state.withLock { state in
       // NB: under the lock that reaping takes: until then the pid is the child (or its zombie).
       guard state.exit == nil else { return nil }
-      return Self.processorWait(of: pid)
+      return ProcessorTime.read("/proc/\(pid)/schedstat")
     }
   }
 
-  /// The `run_delay` (the second number, in nanoseconds) of `/proc/PID/schedstat`.
-  ///
-  /// NB: straight system calls, not ``SystemCall``: a measurement, never one of the calls a
-  /// ``FaultPlan`` makes fail (a planned failure of `read` is meant for the child's stream).
-  static func processorWait(of pid: pid_t) -> Duration? {
-    let file = Glibc.open("/proc/\(pid)/schedstat", O_RDONLY | O_CLOEXEC)
-    guard file >= 0 else { return nil }
-    defer { _ = Glibc.close(file) }
-    var buffer = [UInt8](repeating: 0, count: 128)
-    let count = buffer.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
-    guard count > 0 else { return nil }
-    let text = String(decoding: buffer[..<count], as: UTF8.self)
-    let fields = text.split(whereSeparator: \.isWhitespace)
-    guard fields.count >= 2, let nanoseconds = Int64(fields[1]) else { return nil }
-    return .nanoseconds(nanoseconds)
+  /// Whether its main thread is running or waiting for a processor (state `R` in
+  /// `/proc/PID/stat`), rather than asleep, stopped or ended.
+  package var isRunnable: Bool {
+    state.withLock { state in
+      guard state.exit == nil,
+        let stat = ProcessorTime.readSmallFile("/proc/\(pid)/stat"),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      // "PID (name) R …": the name may hold spaces and parentheses; the state follows the last.
+      return stat[stat.index(after: close)...].drop { $0 == " " }.first == "R"
+    }
   }
 
   /// Stops the child (``terminate(grace:)``) and waits until it has been reaped.
