@@ -366,28 +366,10 @@ package final class ChildProcess: Sendable {
     private static let queue = DispatchQueue(label: "phototimer.child-escalation")
   }
 
-  /// Its main thread's ``ProcessorTime`` (`/proc/PID/schedstat`); `nil` once the child has
-  /// been reaped (its pid may be another process's by then), or where the kernel keeps no
-  /// such count.
-  package var processorTime: ProcessorTime? {
-    state.withLock { state in
-      // NB: under the lock that reaping takes: until then the pid is the child (or its zombie).
-      guard state.exit == nil else { return nil }
-      return ProcessorTime.read("/proc/\(pid)/schedstat")
-    }
-  }
-
-  /// Whether its main thread is running or waiting for a processor (state `R` in
-  /// `/proc/PID/stat`), rather than asleep, stopped or ended.
-  package var isRunnable: Bool {
-    state.withLock { state in
-      guard state.exit == nil,
-        let stat = ProcessorTime.readSmallFile("/proc/\(pid)/stat"),
-        let close = stat.lastIndex(of: ")")
-      else { return false }
-      // "PID (name) R …": the name may hold spaces and parentheses; the state follows the last.
-      return stat[stat.index(after: close)...].drop { $0 == " " }.first == "R"
-    }
+  /// Runs `body` with the pid while the child has not been reaped, under the lock that
+  /// reaping takes (until then the pid is the child, or its zombie); `nil` after.
+  func whileUnreaped<T>(_ body: (pid_t) -> T?) -> T? {
+    state.withLock { state in state.exit == nil ? body(pid) : nil }
   }
 
   /// Stops the child (``terminate(grace:)``) and waits until it has been reaped.

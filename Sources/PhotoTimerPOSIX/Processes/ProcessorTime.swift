@@ -58,3 +58,24 @@ package struct ProcessorTime: Hashable, Sendable {
     #endif
   }
 }
+
+extension ChildProcess {
+  /// Its main thread's ``ProcessorTime`` (`/proc/PID/schedstat`); `nil` once the child has
+  /// been reaped (its pid may be another process's by then), or where the kernel keeps no
+  /// such count.
+  package var processorTime: ProcessorTime? {
+    whileUnreaped { ProcessorTime.read("/proc/\($0)/schedstat") }
+  }
+
+  /// Whether its main thread is running or waiting for a processor (state `R` in
+  /// `/proc/PID/stat`), rather than asleep, stopped or ended.
+  package var isRunnable: Bool {
+    whileUnreaped { pid -> Bool? in
+      guard let stat = ProcessorTime.readSmallFile("/proc/\(pid)/stat"),
+        let close = stat.lastIndex(of: ")")
+      else { return nil }
+      // "PID (name) R …": the name may hold spaces and parentheses; the state follows the last.
+      return stat[stat.index(after: close)...].drop { $0 == " " }.first == "R"
+    } ?? false
+  }
+}
