@@ -142,9 +142,14 @@ package final class GStreamerSession<C: Clock>: CameraSession where C.Duration =
       switch start {
       case .over: return
       case .late:
-        samples.fail(
-          GStreamerError.stalled(device.description, seconds: first.secondsValue, started: false))
-        return
+        // NB: the limit and the first frame race as two tasks, and on a busy machine the
+        // limit's can win after a frame came (open() had returned on it): the stream's own
+        // record decides, not the order the race ended in.
+        guard state.withLock({ $0.lastSampleAt }) != nil else {
+          samples.fail(
+            GStreamerError.stalled(device.description, seconds: first.secondsValue, started: false))
+          return
+        }
       case .frame: break
       }
       while !Task.isCancelled {
