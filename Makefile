@@ -17,6 +17,11 @@ ASAN_PATH := .build/asan
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
 ARGS ?=
+# `make bench BENCH=--command`: one part of the benchmark (its flags: phototimer-bench --help).
+BENCH ?=
+# `make plain TESTS=CountdownTests` (and tsan, asan, stress): only the tests matching TESTS, in
+# one `swift test` of the pass. make test's smoke run of `make stress` uses it.
+TESTS ?=
 # Every `swift test` in `make test` runs under scripts/watchdog.py: past its limit the run fails
 # with every thread's backtrace, the open descriptors and the tests that never finished, instead
 # of sitting until CI's 90 minutes run out. Each limit is about three times the pass's usual
@@ -45,13 +50,17 @@ setup:
 build: setup
 	$(SWIFT) build $(STRICT)
 
-# NB: release: the image and place lookups are 20–50× slower in a debug build.
+# NB: release: the image and place lookups are 20–50× slower in a debug build. The build is
+# `make install`'s and the package's (RELEASE), then the binary runs: `swift run` does not take
+# --static-swift-stdlib, and a `swift run` without it would be a second release configuration.
 run: setup
-	$(SWIFT) run $(RELEASE) phototimer $(ARGS)
+	$(SWIFT) build $(RELEASE) --product phototimer
+	.build/release/phototimer $(ARGS)
 
 # The window, on the desktop's display.
 run-gtk: setup
-	$(SWIFT) run $(RELEASE) phototimer-gtk $(ARGS)
+	$(SWIFT) build $(RELEASE) --product phototimer-gtk
+	.build/release/phototimer-gtk $(ARGS)
 
 # NB: PipeWire's clients find their daemon through the environment, which is process-wide:
 # the tests that start a daemon of their own run in a process of their own, alone (beside the
@@ -68,15 +77,18 @@ test: setup
 	$(MAKE) --no-print-directory plain
 	$(MAKE) --no-print-directory remote-release
 	$(MAKE) --no-print-directory deb-test
+	scripts/check-make-targets.sh run run-gtk install bench
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory asan
+	scripts/check-make-targets.sh stress
 	$(MAKE) --no-print-directory fuzz-smoke
-	scripts/build-docs.sh
+	$(MAKE) --no-print-directory docs
 
 # The debug build's tests (run `make build` or `swift build --build-tests` first).
 plain:
-	$(WATCHDOG) $(PLAIN_LIMIT) -- $(SWIFT) test --skip-build --skip PipeWireTests
-	$(WATCHDOG) $(PIPEWIRE_LIMIT) -- $(SWIFT) test --skip-build --filter PipeWireTests
+	$(WATCHDOG) $(PLAIN_LIMIT) -- $(SWIFT) test --skip-build \
+	  $(if $(TESTS),--filter '$(TESTS)',--skip PipeWireTests)
+	$(if $(TESTS),,$(WATCHDOG) $(PIPEWIRE_LIMIT) -- $(SWIFT) test --skip-build --filter PipeWireTests)
 
 # The phone's page in chromium against the release `phototimer`, the build `make run` uses:
 # its server's threads race differently when optimized (a hub wait once crashed only there).
@@ -96,7 +108,7 @@ tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(WATCHDOG) $(TSAN_LIMIT) -- \
 	  $(SWIFT) test --sanitize=thread \
 	  --scratch-path $(TSAN_PATH) --skip 'VividTests|PipeWireTests' \
-	  --filter 'PhotoTimerTests|PhotoTimerPOSIXTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests|PhotoTimerGStreamerTests|PhotoTimerRemoteTests'
+	  --filter '$(or $(TESTS),PhotoTimerTests|PhotoTimerPOSIXTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests|PhotoTimerGStreamerTests|PhotoTimerRemoteTests)'
 
 # The whole suite under AddressSanitizer (C interop included: libjpeg-turbo, libexif, libpng).
 # NB: leak detection off: Swift's runtime keeps its metadata caches for the process's life; lld:
@@ -112,10 +124,11 @@ tsan:
 ASAN_TEST := ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no $(WATCHDOG)
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_PATH) -Xswiftc -use-ld=lld
 asan:
-	$(ASAN_TEST) $(ASAN_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) --skip 'PhotoTimerGStreamerTests'
-	$(ASAN_TEST) $(PIPEWIRE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) \
-	  --filter PhotoTimerGStreamerTests --skip 'VividTests|PipeWireTests'
-	$(ASAN_TEST) $(PIPEWIRE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) --filter PipeWireTests
+	$(ASAN_TEST) $(ASAN_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) \
+	  $(if $(TESTS),--filter '$(TESTS)',--skip 'PhotoTimerGStreamerTests')
+	$(if $(TESTS),,$(ASAN_TEST) $(PIPEWIRE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) \
+	  --filter PhotoTimerGStreamerTests --skip 'VividTests|PipeWireTests')
+	$(if $(TESTS),,$(ASAN_TEST) $(PIPEWIRE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) --filter PipeWireTests)
 
 # Every hand-written parser under libFuzzer for FUZZ_SECONDS each, after replaying its corpus;
 # then the engine's seeded cancel/restart fuzz in a release build: ENGINE_FUZZ_RUNS schedules
@@ -140,16 +153,17 @@ fuzz-smoke:
 docs:
 	scripts/build-docs.sh
 
-# NB: builds every product: the command figures run the release `phototimer` beside the bench.
+# NB: builds every product, in the one release configuration: the command figures run the
+# release `phototimer` beside the bench.
 bench: setup
-	$(SWIFT) build -c release $(STRICT)
-	.build/release/phototimer-bench
+	$(SWIFT) build $(RELEASE)
+	.build/release/phototimer-bench $(BENCH)
 
 # A long run: a 2,000-shot time-lapse (scene camera, 640×480, every 0.25 s) and 2,000
 # start/cancel cycles against ffmpeg, with memory, descriptors and threads as slopes.
 SOAK_COUNT ?= 2000
 soak: setup
-	$(SWIFT) build -c release $(STRICT)
+	$(SWIFT) build $(RELEASE)
 	.build/release/phototimer-bench --soak $(SOAK_COUNT)
 
 # The plain, ThreadSanitizer and AddressSanitizer passes STRESS_RUNS times each, each exactly as
