@@ -15,7 +15,7 @@ struct Benchmarks {
   static let parts = [
     "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
     "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
-    "--viewers", "--gpsd-flood", "--people", "--people-memory",
+    "--viewers", "--gpsd-flood", "--people", "--people-memory", "--people-eval",
   ]
 
   static func main() async {
@@ -97,6 +97,14 @@ struct Benchmarks {
     }
     if CommandLine.arguments.dropFirst().first == "--people" {
       await people()
+      return
+    }
+    if CommandLine.arguments.dropFirst().first == "--people-eval" {
+      guard let folder = CommandLine.arguments.dropFirst(2).first else {
+        FileHandle.standardError.write(Data("usage: phototimer-bench --people-eval DIR\n".utf8))
+        exit(2)
+      }
+      await peopleEval(folder)
       return
     }
     if CommandLine.arguments.dropFirst().first == "--people-memory" {

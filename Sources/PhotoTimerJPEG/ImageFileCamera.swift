@@ -137,12 +137,24 @@ final class ImageFileSession<C: Clock>: CameraSession where C.Duration == Durati
   }
 
   func nextPreview() async throws -> Frame {
+    try await next(preview)
+  }
+
+  /// The picture itself at the stream's pace: a still is followed like a stream, at its own
+  /// resolution, so the people step searches it as it searches a video of the same size (on
+  /// the 320-pixel preview it missed every face under about 80 pixels of the picture).
+  func nextFrame() async throws -> Frame {
+    try await next(picture)
+  }
+
+  /// `frame` stamped with its time, at the next slot of the pace.
+  private func next(_ frame: Frame) async throws -> Frame {
     let index = frames.withLock { count -> Int in
       defer { count += 1 }
       return count
     }
     try await clock.sleep(until: opened.advanced(by: interval * (index + 1)), tolerance: nil)
-    var frame = preview
+    var frame = frame
     frame.timestamp = opened.duration(to: clock.now)
     return frame
   }

@@ -151,7 +151,7 @@ struct FrameAtZeroTests {
     // NB: half shut (0.2) is above the fixed threshold used before her eyes are known (0.17),
     // and well below her open eyes (0.35).
     let finder = SquareFinder(aspectRatio: 0.35, closedBelow: 240, closedRatio: 0.2)
-    let pipeline = try await pipeline(finder: finder, looks: 2)
+    let pipeline = try await pipeline(finder: finder, looks: 3)
     let atZero = try #require(pipeline.run().watcher.withLock { $0 }?.atZero)
     #expect(!atZero.eyesLearned)
     let session = RingSession(
@@ -194,7 +194,7 @@ struct FrameAtZeroTests {
   )
   func unlearnedShutWindow() async throws {
     let finder = SquareFinder(aspectRatio: 0.35, closedBelow: 240, closedRatio: 0.2)
-    let pipeline = try await pipeline(finder: finder, looks: 2)
+    let pipeline = try await pipeline(finder: finder, looks: 3)
     // Open in the ring's older frames (the count's last second), shut from -250 ms on.
     let older = stride(from: -950, through: -300, by: 50).map { scene($0, open: true) }
     let shut = stride(from: -250, through: -10, by: 60).map { scene($0, open: false) }

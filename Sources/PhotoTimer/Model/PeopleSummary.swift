@@ -7,24 +7,30 @@ public struct PeopleSummary: Sendable, Hashable, CustomStringConvertible {
   public var count: Int
   /// How many of them have their eyes closed.
   public var eyesClosed: Int
+  /// How many of them look away from the camera (head turned well aside, or bowed).
+  public var lookingAway: Int
   /// The frame the photo was made from, when the camera chose it among the frames around
   /// zero for the people in it; `nil` for the frame nearest zero, as without the step.
   public var frame: KeptFrame?
 
   /// A summary.
-  public init(count: Int, eyesClosed: Int, frame: KeptFrame? = nil) {
+  public init(count: Int, eyesClosed: Int, lookingAway: Int = 0, frame: KeptFrame? = nil) {
     self.count = count
     self.eyesClosed = eyesClosed
+    self.lookingAway = lookingAway
     self.frame = frame
   }
 
-  /// `no one in the picture`, `1 person · eyes open`, `3 people · 1 blinking`.
+  /// `no one in the picture`, `1 person · eyes open`, `3 people · 1 blinking`,
+  /// `6 people · 1 looking away`, `6 people · 1 blinking · 1 looking away`.
   public var description: String {
     guard count > 0 else { return "no one in the picture" }
     let people = count == 1 ? "1 person" : "\(count) people"
-    if eyesClosed == 0 { return "\(people) · eyes open" }
-    if count == 1 { return "\(people) · blinking" }
-    return "\(people) · \(eyesClosed) blinking"
+    var parts = [people]
+    if eyesClosed > 0 { parts.append(count == 1 ? "blinking" : "\(eyesClosed) blinking") }
+    if lookingAway > 0 { parts.append(count == 1 ? "looking away" : "\(lookingAway) looking away") }
+    if parts.count == 1 { parts.append("eyes open") }
+    return parts.joined(separator: " · ")
   }
 
   /// The same in a sentence, for the photo's facts: `6 people, all eyes open`, `1 person,
@@ -41,8 +47,10 @@ public struct PeopleSummary: Sendable, Hashable, CustomStringConvertible {
     } else {
       who = "\(count) people, \(eyesClosed) blinking"
     }
-    guard let frame else { return who }
-    return "\(who) · frame \(frame.offsetText)"
+    let away =
+      lookingAway == 0 ? "" : count == 1 ? ", looking away" : ", \(lookingAway) looking away"
+    guard let frame else { return who + away }
+    return "\(who)\(away) · frame \(frame.offsetText)"
   }
 }
 

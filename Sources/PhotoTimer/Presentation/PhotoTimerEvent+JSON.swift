@@ -101,6 +101,7 @@ extension PhotoTimerEvent {
         var who = JSONObject()
         who.add("count", people.count)
         who.add("eyesClosed", people.eyesClosed)
+        who.add("lookingAway", people.lookingAway)
         if let frame = people.frame {
           who.add("frameOffset", frame.offset.secondsValue)
           who.add("frameReason", frame.reason)

@@ -78,18 +78,28 @@ public struct EyeMeasure: Sendable, Equatable {
 /// One person's own open-eye values, learned during the count: what "open" is for this face
 /// in this light, so a squint while laughing is not a blink.
 ///
-/// The open value is a high percentile of the recent samples (blinks are short; most frames
-/// have the eyes open); eyes count as closed when the aspect ratio falls well below that
-/// value, or the iris no longer shows against the cheek.
+/// The open value is a high percentile of the recent samples (a robust statistic: blinks are
+/// short and only ever pull the values down, so a few looks that fall in blinks do not move
+/// it; a still picture gives the same sample every time, and then it is that sample). Eyes count as closed when the aspect ratio falls well below that
+/// value, or the iris no longer shows against the cheek; they count as open again only once
+/// they are well back (hysteresis), so a value near the bar does not flicker.
 public struct EyeBaseline: Sendable, Equatable {
   /// How many samples it keeps.
   public static let capacity = 90
-  /// The fraction of the open aspect ratio below which the eyes are closed.
+  /// The fraction of the open aspect ratio below which the eyes close.
   public static let closedRatio = 0.7
+  /// The fraction of the open aspect ratio above which closed eyes count as open again.
+  public static let reopenedRatio = 0.8
   /// The fraction of the open iris share below which the iris is covered.
   public static let coveredRatio = 0.45
-  /// Before enough samples: the aspect ratio below which eyes are closed (a common rule).
+  /// Eyes shut whatever the baseline: an aspect ratio this low with no iris showing (the
+  /// lids' line alone). A laughing or squinting face goes as low as 0.14 (measured on group
+  /// photos) but its iris shows; only both together are shut eyes, so someone whose eyes are
+  /// shut in every look is still called blinking.
   public static let fallbackClosed = 0.17
+  /// The iris share under which, with an aspect ratio under ``fallbackClosed``, eyes are shut
+  /// whatever the baseline.
+  public static let fallbackIris = 0.2
 
   private var ratios: [Double] = []
   private var shares: [Double] = []
@@ -100,8 +110,8 @@ public struct EyeBaseline: Sendable, Equatable {
   /// How many samples it has.
   public var count: Int { ratios.count }
 
-  /// How many looks it takes to know the open eyes; before that a fixed threshold
-  /// (``fallbackClosed``) decides, which misses a blink that is not shut tight.
+  /// How many looks it takes to know the open eyes; before that only shut lids with no iris
+  /// showing (``fallbackClosed``, ``fallbackIris``) count as closed.
   public static let learnedAfter = 5
 
   /// Whether it has seen enough to know this person's open eyes.
@@ -129,7 +139,7 @@ public struct EyeBaseline: Sendable, Equatable {
 
   /// The open aspect ratio learned so far (the 80th percentile), or `nil` before 5 samples.
   public var openAspectRatio: Double? { Self.percentile(ratios, 0.8) }
-  /// The open iris share learned so far, or `nil` before 5 samples.
+  /// The open iris share learned so far (the 80th percentile), or `nil` before 5 samples.
   public var openIrisShare: Double? { Self.percentile(shares, 0.8) }
 
   /// How much of a person's open aspect ratio a frame's eyes must keep to be kept as the
@@ -139,7 +149,7 @@ public struct EyeBaseline: Sendable, Equatable {
 
   /// Whether `measure` shows the eyes clearly open, as a photo's frame needs: at least
   /// ``keeperRatio`` of the open aspect ratio, and the iris showing where it shows when open.
-  /// Without a learned baseline, not closed by the fixed threshold.
+  /// Without a learned baseline, not closed.
   public func isClearlyOpen(_ measure: EyeMeasure) -> Bool {
     guard let open = openAspectRatio, let iris = openIrisShare else { return !isClosed(measure) }
     guard measure.aspectRatio >= open * Self.keeperRatio else { return false }
@@ -148,12 +158,24 @@ public struct EyeBaseline: Sendable, Equatable {
 
   /// Whether `measure` shows the eyes closed for this person.
   public func isClosed(_ measure: EyeMeasure) -> Bool {
-    guard let open = openAspectRatio, let iris = openIrisShare else {
-      return measure.aspectRatio < Self.fallbackClosed
+    if measure.aspectRatio < Self.fallbackClosed && measure.irisShare < Self.fallbackIris {
+      return true
     }
+    guard let open = openAspectRatio, let iris = openIrisShare else { return false }
     if measure.aspectRatio < open * Self.closedRatio { return true }
     // NB: only an iris that showed clearly when open can vanish (dim light: it may not).
     return iris > 0.3 && measure.irisShare < iris * Self.coveredRatio
+  }
+
+  /// Whether the eyes are closed now, given whether they were closed at the last look: eyes
+  /// close by ``isClosed(_:)`` and open again only past ``reopenedRatio`` of the open value
+  /// with the iris back, so a measure near the bar keeps the last judgement.
+  public func judge(_ measure: EyeMeasure, wasClosed: Bool) -> Bool {
+    guard wasClosed else { return isClosed(measure) }
+    if isClosed(measure) { return true }
+    guard let open = openAspectRatio, let iris = openIrisShare else { return false }
+    if measure.aspectRatio < open * Self.reopenedRatio { return true }
+    return iris > 0.3 && measure.irisShare < iris * 0.6
   }
 
   private static func percentile(_ values: [Double], _ fraction: Double) -> Double? {

@@ -7,12 +7,17 @@ public struct Face: Sendable, Equatable {
   public var landmarks: [FacePoint]
   /// Its eyes in this frame, when the landmarks were placed.
   public var eyes: EyeMeasure?
+  /// Where it looks, when the landmarks were placed.
+  public var facing: Facing?
 
   /// A face.
-  public init(box: PixelBox, landmarks: [FacePoint] = [], eyes: EyeMeasure? = nil) {
+  public init(
+    box: PixelBox, landmarks: [FacePoint] = [], eyes: EyeMeasure? = nil, facing: Facing? = nil
+  ) {
     self.box = box
     self.landmarks = landmarks
     self.eyes = eyes
+    self.facing = facing
   }
 }
 
@@ -66,7 +71,7 @@ public struct FaceSearch: Sendable {
     var faces: [Face] = []
     for box in try boxes(in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled) {
       if isCancelled() { throw CancellationError() }
-      faces.append(try measured(box, in: frame, bounds: bounds))
+      faces.append(try face(in: box, of: frame, bounds: bounds))
     }
     return faces
   }
@@ -89,20 +94,96 @@ public struct FaceSearch: Sendable {
       // NB: a face the search everywhere has just found again is not looked for in its
       // region as well: that would cost a second search for the same box.
       if boxes.contains(where: { $0.overlap(with: box) > Self.sameFace }) { continue }
-      // NB: a region twice the face's size follows a face that moved half its width.
-      guard let region = box.grown(by: 2).clipped(to: bounds) else { continue }
-      let scale = max(
-        0.2, min(3, followedFaceSize * Double(finder.smallestFace) / max(1, box.width)))
-      let image = GreyImage(frame, region: region, scale: scale)
-      let origin = FacePoint(x: -region.x * scale, y: -region.y * scale)
-      boxes += try finder.faces(in: image).map { $0.mapped(scale: 1 / scale, origin: origin) }
+      boxes += try region(around: box, in: frame, bounds: bounds)
     }
     return Self.distinct(boxes)
   }
 
-  /// The face in `box` with its landmarks, placed on a crop around it at a steady size (the
-  /// model's own training faces were about 150 pixels across).
-  private func measured(_ box: PixelBox, in frame: Frame, bounds: PixelBox) throws -> Face {
+  /// What one look finds: for each face followed, the face its region shows now (or `nil`),
+  /// and the faces a search of the whole frame found that no followed face accounts for.
+  public struct Look: Sendable, Equatable {
+    /// For each followed box, in the order given, the detection its region gave (the one
+    /// nearest the box), or `nil` when the region showed none.
+    public var followed: [PixelBox?]
+    /// Faces found by the search everywhere that overlap no followed face: newcomers.
+    public var newcomers: [PixelBox]
+  }
+
+  /// One look at `frame`: each `known` face searched for in a region around it (always, so a
+  /// followed face is placed by the same kind of search in every look), and, when
+  /// `everywhere`, the whole frame searched for newcomers.
+  ///
+  /// A search of the whole frame and one of a region place the same still face differently
+  /// (the detector's pyramid meets it at other scales: 29 or 35 pixels for a 29-pixel face,
+  /// its centre 5 pixels away); a followed face placed now by one, now by the other, seems to
+  /// move. So the whole frame only brings newcomers.
+  ///
+  /// - Throws: `CancellationError` when `isCancelled` says so between regions; what the finder
+  ///   throws.
+  public func look(
+    in frame: Frame, near known: [PixelBox], everywhere: Bool,
+    isCancelled: () -> Bool = { false }
+  ) throws -> Look {
+    let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+    var followed: [PixelBox?] = []
+    for box in known {
+      if isCancelled() { throw CancellationError() }
+      let found = try region(around: box, in: frame, bounds: bounds)
+      followed.append(
+        found.min { $0.center.distance(to: box.center) < $1.center.distance(to: box.center) })
+    }
+    var newcomers: [PixelBox] = []
+    if everywhere {
+      if isCancelled() { throw CancellationError() }
+      let scale = scaleEverywhere(width: frame.width)
+      let image = GreyImage(frame, scale: scale)
+      let taken = known + followed.compactMap { $0 }
+      newcomers = Self.distinct(
+        try finder.faces(in: image).map { $0.mapped(scale: 1 / scale) }.filter { box in
+          !taken.contains { $0.overlap(with: box) > Self.sameFace || Self.contains($0, box) }
+        })
+    }
+    return Look(followed: followed, newcomers: newcomers)
+  }
+
+  /// Whether `box`'s centre lies inside `other` (a face found at another scale).
+  private static func contains(_ other: PixelBox, _ box: PixelBox) -> Bool {
+    let center = box.center
+    return center.x >= other.x && center.x <= other.x + other.width && center.y >= other.y
+      && center.y <= other.y + other.height
+  }
+
+  /// The faces the detector finds in a region twice the size of `box`, at the scale that
+  /// makes a face of `box`'s size a comfortable size for it.
+  private func region(
+    around box: PixelBox, in frame: Frame, bounds: PixelBox
+  ) throws
+    -> [PixelBox]
+  {
+    // NB: a region twice the face's size follows a face that moved half its width.
+    guard let region = box.grown(by: 2).clipped(to: bounds) else { return [] }
+    let scale = max(
+      0.2, min(3, followedFaceSize * Double(finder.smallestFace) / max(1, box.width)))
+    let image = GreyImage(frame, region: region, scale: scale)
+    let origin = FacePoint(x: -region.x * scale, y: -region.y * scale)
+    return try finder.faces(in: image).map { $0.mapped(scale: 1 / scale, origin: origin) }
+  }
+
+  /// The face in `box` of `frame` with its landmarks, its eyes and where it looks, placed on
+  /// a crop around the box at a steady size (the model's own training faces were about 150
+  /// pixels across).
+  ///
+  /// The landmarks follow the box they are given: give a person's steadied box (a
+  /// ``PeopleTracker/Person/box``), not each search's own detection, and the same still face
+  /// gets the same landmarks, and the same eye measure, in every look.
+  ///
+  /// - Throws: What the landmark model throws.
+  public func face(in box: PixelBox, of frame: Frame) throws -> Face {
+    let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+    return try face(in: box, of: frame, bounds: bounds)
+  }
+
+  private func face(in box: PixelBox, of frame: Frame, bounds: PixelBox) throws -> Face {
     guard let region = box.grown(by: 1.5).clipped(to: bounds) else { return Face(box: box) }
     let scale = max(0.3, min(3, 150 / max(1, box.width)))
     let image = GreyImage(frame, region: region, scale: scale)
@@ -114,7 +195,7 @@ public struct FaceSearch: Sendable {
     let mapped = points.map {
       FacePoint(x: ($0.x - origin.x) / scale, y: ($0.y - origin.y) / scale)
     }
-    return Face(box: box, landmarks: mapped, eyes: eyes)
+    return Face(box: box, landmarks: mapped, eyes: eyes, facing: Facing(landmarks: points))
   }
 
   /// How much two boxes overlap (intersection over union) when they are the same face.

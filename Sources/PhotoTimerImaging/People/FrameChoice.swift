@@ -10,20 +10,26 @@ public struct FrameCandidate: Sendable, Equatable {
   public var eyesClosed: Int
   /// How sharp the faces are (the variance of the Laplacian over them); higher is sharper.
   public var sharpness: Double
+  /// How many of the faces look away from the camera (``Facing``).
+  public var lookingAway: Int
 
   /// A candidate.
-  public init(offset: Duration, faces: Int, eyesClosed: Int, sharpness: Double) {
+  public init(
+    offset: Duration, faces: Int, eyesClosed: Int, sharpness: Double, lookingAway: Int = 0
+  ) {
     self.offset = offset
     self.faces = faces
     self.eyesClosed = eyesClosed
     self.sharpness = sharpness
+    self.lookingAway = lookingAway
   }
 }
 
 /// The frame where everyone is ready: among the ring's frames from a quarter second before
 /// zero to the window's end, the first at or after zero with every face found during the
-/// count present, every eye open and no motion blur; else the last such before zero; else
-/// the best there is, and why.
+/// count present, every eye open, everyone facing the camera and no motion blur; else the
+/// last such before zero; else the same without the facing (eyes open come first); else the
+/// best there is, and why.
 public struct FrameChoice: Sendable, Equatable {
   /// The chosen frame's index among the candidates.
   public var index: Int
@@ -45,9 +51,13 @@ public struct FrameChoice: Sendable, Equatable {
   /// larger boxes, and `make stress` saw "blinking, blurred" said of a sharp frame.
   public static let sharpEnough = 0.4
 
-  /// Whether `candidate` passes for `people` faces against a `bar` of sharpness.
-  static func passes(_ candidate: FrameCandidate, people: Int, bar: Double) -> Bool {
+  /// Whether `candidate` passes for `people` faces against a `bar` of sharpness; with
+  /// `facing`, everyone must look at the camera too.
+  static func passes(
+    _ candidate: FrameCandidate, people: Int, bar: Double, facing: Bool = true
+  ) -> Bool {
     candidate.faces >= people && candidate.eyesClosed == 0 && candidate.sharpness >= bar
+      && (!facing || candidate.lookingAway == 0)
   }
 
   /// Chooses among `candidates` (in any order) for `people` faces found during the count;
@@ -65,20 +75,25 @@ public struct FrameChoice: Sendable, Equatable {
   ) -> FrameChoice? {
     guard !candidates.isEmpty else { return nil }
     let bar = max(reference, candidates.map(\.sharpness).max() ?? 0) * sharpEnough
-    let passing = candidates.indices.filter {
-      passes(candidates[$0], people: people, bar: bar)
-    }
-    if let index = passing.filter({ candidates[$0].offset >= .zero - nearZero })
-      .min(by: { candidates[$0].offset < candidates[$1].offset })
-    {
-      return FrameChoice(
-        index: index, offset: candidates[index].offset, passed: true,
-        reason: people == 0 ? "the frame nearest zero" : "every eye open")
-    }
-    if let index = passing.max(by: { candidates[$0].offset < candidates[$1].offset }) {
-      return FrameChoice(
-        index: index, offset: candidates[index].offset, passed: true,
-        reason: "every eye open, just before zero")
+    for facing in [true, false] {
+      let passing = candidates.indices.filter {
+        passes(candidates[$0], people: people, bar: bar, facing: facing)
+      }
+      let away = { (index: Int) in
+        facing ? "" : ", \(candidates[index].lookingAway) looking away"
+      }
+      if let index = passing.filter({ candidates[$0].offset >= .zero - nearZero })
+        .min(by: { candidates[$0].offset < candidates[$1].offset })
+      {
+        return FrameChoice(
+          index: index, offset: candidates[index].offset, passed: true,
+          reason: people == 0 ? "the frame nearest zero" : "every eye open" + away(index))
+      }
+      if let index = passing.max(by: { candidates[$0].offset < candidates[$1].offset }) {
+        return FrameChoice(
+          index: index, offset: candidates[index].offset, passed: true,
+          reason: "every eye open, just before zero" + away(index))
+      }
     }
     // The best there is: fewest missing, then fewest closed, then sharpest, then nearest zero.
     let best = candidates.indices.min { a, b in
@@ -95,6 +110,7 @@ public struct FrameChoice: Sendable, Equatable {
     var faults: [String] = []
     if kept.faces < people { faults.append("\(people - kept.faces) not found") }
     if kept.eyesClosed > 0 { faults.append("\(kept.eyesClosed) blinking") }
+    if kept.lookingAway > 0 { faults.append("\(kept.lookingAway) looking away") }
     if kept.sharpness < bar { faults.append("blurred") }
     return FrameChoice(
       index: index, offset: kept.offset, passed: false,

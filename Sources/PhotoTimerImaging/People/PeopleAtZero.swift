@@ -15,6 +15,8 @@ public struct PeopleAtZero: Sendable {
       public var person: Int
       /// Their eyes in this frame, when the landmarks were placed.
       public var eyes: EyeMeasure?
+      /// Where they look in this frame, when the landmarks were placed.
+      public var facing: Facing?
     }
 
     /// When the frame was taken, from zero.
@@ -61,21 +63,18 @@ public struct PeopleAtZero: Sendable {
     let scale = width > 0 ? Double(frame.width) / Double(width) : 1
     var tracker = tracker.scaled(by: scale)
     let followed = Set(tracker.people.map(\.id))
-    let faces = try search.faces(
-      in: frame, near: tracker.known, everywhere: false, isCancelled: isCancelled)
     // NB: the frame's own time, far enough after everyone's last sighting that the tracker
     // forgets no one who is missing from this frame alone.
-    let time = (tracker.people.map(\.lastSeen).max() ?? .zero) + .nanoseconds(1)
-    tracker.update(faces, at: time)
-    var sightings: [Judgement.Sighting] = []
-    var boxes: [PixelBox] = []
-    for person in tracker.people where followed.contains(person.id) && person.lastSeen == time {
-      let face = faces.first { $0.box == person.box }
-      sightings.append(Judgement.Sighting(person: person.id, eyes: face?.eyes))
-      if let face { boxes.append(face.box) }
-    }
+    let time = (tracker.tracks.map(\.lastSeen).max() ?? .zero) + .nanoseconds(1)
+    let seen = try tracker.look(
+      at: frame, search: search, everywhere: false, time: time, isCancelled: isCancelled
+    ).filter { followed.contains($0.person) }
     return Judgement(
-      offset: offset, sightings: sightings, sharpness: frame.faceSharpness(boxes))
+      offset: offset,
+      sightings: seen.map {
+        Judgement.Sighting(person: $0.person, eyes: $0.face.eyes, facing: $0.face.facing)
+      },
+      sharpness: frame.faceSharpness(seen.map(\.box)))
   }
 
   /// A frame looked at, judged against each person's own open eyes: the candidate the
@@ -88,9 +87,10 @@ public struct PeopleAtZero: Sendable {
       else { return false }
       return !person.baseline.isClearlyOpen(eyes)
     }
+    let away = judgement.sightings.filter { $0.facing?.judge(wasAway: false) ?? false }
     return FrameCandidate(
       offset: judgement.offset, faces: judgement.sightings.count, eyesClosed: closed.count,
-      sharpness: judgement.sharpness)
+      sharpness: judgement.sharpness, lookingAway: away.count)
   }
 
   /// The same people, knowing their open eyes also from the eyes measured in `judgements`.

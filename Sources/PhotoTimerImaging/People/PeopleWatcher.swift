@@ -120,7 +120,7 @@ public final class PeopleWatcher: Sendable {
       try await look(at: frame)
       // NB: the people followed, not this frame's faces alone: a face the detector misses in
       // one frame is still in the group, and does not start the steady wait over.
-      let state = rule.observe(people.map(\.box), at: frame.timestamp)
+      let state = rule.observe(people, at: frame.timestamp)
       if state != said {
         said = state
         report(state)
@@ -134,27 +134,31 @@ public final class PeopleWatcher: Sendable {
   /// followed), follows who it finds, and returns what it sees now.
   @discardableResult
   private func look(at frame: Frame) async throws -> PeopleSummary {
-    let (known, everywhere) = state.withLock { state -> ([PixelBox], Bool) in
-      let known = state.tracker.known
+    let (tracker, everywhere) = state.withLock { state -> (PeopleTracker, Bool) in
       // NB: the whole frame at most once an interval, people or not: with no one in the
       // picture, a search everywhere on every frame took a core (the search is the costly
       // part; following known faces is cheap).
       // With no one followed yet, every second whatever the watcher's own period.
-      let every = known.isEmpty ? min(everywhereEvery, .seconds(1)) : everywhereEvery
+      let every = state.tracker.tracks.isEmpty ? min(everywhereEvery, .seconds(1)) : everywhereEvery
       let due = state.lastEverywhere.map { frame.timestamp - $0 >= every } ?? true
-      return (known, due)
+      return (state.tracker, due)
     }
     let search = search
     // NB: a cancel returns at once: one pass of the detector over a whole frame cannot stop
-    // halfway, and the run (the shutter, a cancel) must not wait for it.
-    let (faces, sharpness) = try await OffPool.runAbandoningOnCancel { isCancelled in
-      let faces = try search.faces(
-        in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
-      return (faces, faces.isEmpty ? nil : frame.faceSharpness(faces.map(\.box)))
+    // halfway, and the run (the shutter, a cancel) must not wait for it. The look works on a
+    // copy of the tracker; only this loop writes it back, one look at a time.
+    let (looked, sharpness) = try await OffPool.runAbandoningOnCancel { isCancelled in
+      var tracker = tracker
+      let seen = try tracker.look(
+        at: frame, search: search, everywhere: everywhere, time: frame.timestamp,
+        isCancelled: isCancelled)
+      let followed = Set(tracker.people.map(\.id))
+      let boxes = seen.filter { followed.contains($0.person) }.map(\.box)
+      return (tracker, boxes.isEmpty ? nil : frame.faceSharpness(boxes))
     }
     let (summary, people) = state.withLock { state in
       if everywhere { state.lastEverywhere = frame.timestamp }
-      state.tracker.update(faces, at: frame.timestamp)
+      state.tracker = looked
       state.frames += 1
       state.width = frame.width
       if let sharpness {

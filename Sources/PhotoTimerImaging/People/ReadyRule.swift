@@ -1,13 +1,15 @@
 /// When a count that starts itself (`--start-when-ready`) may start: the people are in the
-/// picture and have held still.
+/// picture, look at the camera, and have held still.
 ///
-/// With a number wanted, that many faces must be in the frame; without one, at least one, and
-/// their number unchanged for ``steadyFor`` (the group is in). Then every face must have
-/// stayed within ``stillness`` of its width of where it was when the stillness began, for
-/// ``stillFor`` (against that place, not the last frame: a slow drift adds up; the tolerance
-/// absorbs the detector's own jitter, 4–7 % of a face's width between two searches of the
-/// same still picture). Feed it each frame's faces; it
-/// says what it waits for, in words for the screen.
+/// It reads the people followed (``PeopleTracker``'s tracks), not a frame's detections: a
+/// face the detector misses in one look stays in the group, and a box from a different
+/// search is not motion. With a number wanted, that many people must be in; without one, at
+/// least one, and the group unchanged for ``steadyFor`` counted from the newest person's
+/// first sighting (the group is in). Then everyone must have held still for ``stillFor``:
+/// no one's steadied box has moved since (the tracker moves a box only past the detector's
+/// own jitter, and a slow drift adds up to that), and everyone must face the camera. So a
+/// still group of six starts its count 1.5 s after the last of them was first seen. It says
+/// what it waits for, in words for the screen.
 ///
 /// After a count (a photo, or a cancel) the same group is still there and still: a rule made
 /// with `afterCount` first waits for the picture to empty, so it starts once per group, never
@@ -31,20 +33,15 @@ public struct ReadyRule: Sendable {
 
   /// How many people to wait for, or `nil` for at least one and a steady number.
   public var wanted: Int?
-  /// How long the number of faces must stay the same when no number is wanted.
+  /// How long the group must stay the same when no number is wanted.
   public var steadyFor = Duration.milliseconds(1500)
   /// How long everyone must hold still.
   public var stillFor = Duration.seconds(1)
-  /// How far a face may move between frames, as a share of its width, and still be still.
-  public var stillness = 0.1
 
   /// Whether it waits for the picture to empty before anything else (after a count).
   public private(set) var waitsForEmpty: Bool
-  private var count = 0
-  private var countSince: Duration?
-  /// Where the faces were when the stillness began.
-  private var boxes: [PixelBox] = []
-  private var stillSince: Duration?
+  private var members: Set<Int> = []
+  private var groupSince: Duration?
 
   /// A rule waiting for `wanted` people (`nil`: at least one, their number steady).
   ///
@@ -56,43 +53,38 @@ public struct ReadyRule: Sendable {
     self.waitsForEmpty = afterCount
   }
 
-  /// Takes the faces of a frame seen at `time` and says whether to start.
-  public mutating func observe(_ faces: [PixelBox], at time: Duration) -> State {
+  /// Takes the people followed at `time` and says whether to start.
+  public mutating func observe(_ people: [PeopleTracker.Person], at time: Duration) -> State {
     if waitsForEmpty {
-      guard faces.isEmpty else {
+      guard people.isEmpty else {
         return .waiting("next group: step out of the picture first")
       }
       waitsForEmpty = false
     }
-    if faces.count != count || countSince == nil {
-      count = faces.count
-      countSince = time
-      stillSince = time
-      boxes = faces
-    } else if moved(from: boxes, to: faces) {
-      stillSince = time
-      boxes = faces
+    let ids = Set(people.map(\.id))
+    if ids != members || groupSince == nil {
+      // NB: someone new: the group is as it is since they were first seen; someone gone: since
+      // now.
+      let left = !members.isSubset(of: ids)
+      members = ids
+      groupSince = left || people.isEmpty ? time : people.map(\.firstSeen).max() ?? time
     }
-    let since = countSince ?? time
+    let count = people.count
     if let wanted {
       guard count >= wanted else { return .waiting("waiting for everyone: \(count) of \(wanted)") }
     } else {
       guard count > 0 else { return .waiting("waiting for people to come into the picture") }
-      guard time - since >= steadyFor else {
+      guard time - (groupSince ?? time) >= steadyFor else {
         return .waiting("waiting for everyone: \(count) in the picture")
       }
     }
-    guard time - (stillSince ?? time) >= stillFor else { return .waiting("hold still") }
-    return .ready
-  }
-
-  /// Whether any face moved more than ``stillness`` of its width (each to the nearest of the
-  /// new boxes).
-  private func moved(from old: [PixelBox], to new: [PixelBox]) -> Bool {
-    for box in old {
-      let nearest = new.map { $0.center.distance(to: box.center) }.min() ?? .infinity
-      if nearest > stillness * max(1, box.width) { return true }
+    let away = people.filter(\.looksAway).count
+    guard away == 0 else {
+      return .waiting(
+        count == 1 ? "look at the camera" : "\(away) looking away: everyone look at the camera")
     }
-    return false
+    let stillSince = people.map(\.lastMoved).max() ?? time
+    guard time - stillSince >= stillFor else { return .waiting("hold still") }
+    return .ready
   }
 }

@@ -194,7 +194,7 @@ struct FramesAroundZero {
     guard let choice = picker.choice else { return nil }
     let kept = picker.candidates[choice.index]
     let summary = PeopleSummary(
-      count: kept.faces, eyesClosed: kept.eyesClosed,
+      count: kept.faces, eyesClosed: kept.eyesClosed, lookingAway: kept.lookingAway,
       frame: KeptFrame(offset: choice.offset, passed: choice.passed, reason: choice.reason))
     return (judged[choice.index].frame, summary)
   }
