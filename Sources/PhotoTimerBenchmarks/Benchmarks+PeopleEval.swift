@@ -109,6 +109,13 @@ extension Benchmarks {
       }
       let dlib =
         ((try? finder.faces(in: GreyImage(frame, scale: 2))) ?? []).map { $0.mapped(scale: 0.5) }
+      if CommandLine.arguments.contains("--draft") {
+        // NB: a starting point for annotating by hand: dlib's 2× boxes as annotation lines.
+        for box in dlib {
+          print(
+            "  {\"box\": [\(Int(box.x)), \(Int(box.y)), \(Int(box.width)), \(Int(box.height))]},")
+        }
+      }
       let baseline = Self.score(dlib, against: truth)
       ours = ours + score
       plain = plain + baseline

@@ -364,7 +364,7 @@ struct ReadyRuleTests {
     }
     mutating func observe(_ boxes: [PixelBox], at time: Duration) -> ReadyRule.State {
       tracker.update(boxes, at: time)
-      return rule.observe(tracker.people, at: time)
+      return rule.observe(tracker, at: time)
     }
   }
 
@@ -445,6 +445,19 @@ struct ReadyRuleTests {
     #expect(rule.observe([box], at: .milliseconds(2200)) == .waiting("hold still"))
   }
 
+  @Test(
+    "after a count, a watch that starts afresh sees the group still there, not yet counted: not an empty picture"
+  )
+  func afterCountAfresh() {
+    var rule = ReadyRule(wanted: 1, afterCount: true)
+    var tracker = PeopleTracker()
+    let stepOut = ReadyRule.State.waiting("next group: step out of the picture first")
+    for look in 0..<10 {
+      tracker.update([a], at: .milliseconds(200 * look))
+      #expect(rule.observe(tracker, at: .milliseconds(200 * look)) == stepOut, "look \(look)")
+    }
+  }
+
   @Test("someone looking away is waited for")
   func lookingAway() {
     var rule = ReadyRule(wanted: 1)
@@ -452,10 +465,10 @@ struct ReadyRuleTests {
     tracker.confirmAfter = 1
     let id = tracker.update([a], at: .zero)[0]
     tracker.record(nil, facing: Facing(turn: 0.98, drop: 0.3), for: id)
-    #expect(rule.observe(tracker.people, at: .seconds(2)) == .waiting("look at the camera"))
+    #expect(rule.observe(tracker, at: .seconds(2)) == .waiting("look at the camera"))
     tracker.update([a], at: .seconds(2))
     tracker.record(nil, facing: Facing(turn: 0.2, drop: 0.3), for: id)
-    #expect(rule.observe(tracker.people, at: .seconds(2)) == .ready)
+    #expect(rule.observe(tracker, at: .seconds(2)) == .ready)
   }
 
   @Test("after a count: the same group still there starts nothing until the picture empties")

@@ -62,6 +62,8 @@ public final class PeopleWatcher: Sendable {
   public var summary: PeopleSummary { state.withLock { $0.tracker.summary } }
   /// The people it follows now.
   public var people: [PeopleTracker.Person] { state.withLock { $0.tracker.people } }
+  /// The tracker as it is now: every face followed, counted or not.
+  public var tracker: PeopleTracker { state.withLock { $0.tracker } }
   /// How many frames it has looked at.
   public var frames: Int { state.withLock { $0.frames } }
 
@@ -120,7 +122,7 @@ public final class PeopleWatcher: Sendable {
       try await look(at: frame)
       // NB: the people followed, not this frame's faces alone: a face the detector misses in
       // one frame is still in the group, and does not start the steady wait over.
-      let state = rule.observe(people, at: frame.timestamp)
+      let state = rule.observe(tracker, at: frame.timestamp)
       if state != said {
         said = state
         report(state)

@@ -53,14 +53,20 @@ public struct ReadyRule: Sendable {
     self.waitsForEmpty = afterCount
   }
 
-  /// Takes the people followed at `time` and says whether to start.
-  public mutating func observe(_ people: [PeopleTracker.Person], at time: Duration) -> State {
+  /// Takes the tracker's people at `time` and says whether to start.
+  ///
+  /// The picture counts as empty (after a count) only when the tracker follows no face at
+  /// all, not even one it has seen in fewer looks than it takes to count: a watch that starts
+  /// afresh after a count sees the group that is still there as not yet counted for its first
+  /// looks, and that is not an empty picture.
+  public mutating func observe(_ tracker: PeopleTracker, at time: Duration) -> State {
     if waitsForEmpty {
-      guard people.isEmpty else {
+      guard tracker.tracks.isEmpty else {
         return .waiting("next group: step out of the picture first")
       }
       waitsForEmpty = false
     }
+    let people = tracker.people
     let ids = Set(people.map(\.id))
     if ids != members || groupSince == nil {
       // NB: someone new: the group is as it is since they were first seen; someone gone: since
