@@ -89,6 +89,39 @@ struct StillGroupTests {
     #expect(started - arrival <= .milliseconds(2500), "\(name): started \(started - arrival) after")
   }
 
+  @Test(
+    "a still group photo that comes in starts its count within 2.5 s of arriving",
+    arguments: [
+      "expedition-12-holiday.jpg", "expedition-13-prime-and-backup.jpg", "sts-106.jpg",
+      "expedition-3-crew.jpg",
+    ]
+  )
+  func photoReady(file: String) async throws {
+    let photo = try #require(GroupPhotos.all.first { $0.file == file })
+    let frame = try GroupPhotos.frame(photo)
+    let arrival = Duration.milliseconds(2200)
+    let empty = TestFaces.group(width: frame.width, height: frame.height, places: [])
+    let last = Locked(Duration.zero)
+    let looks = Locked(0)
+    let frames = AsyncStream<Frame> {
+      let look = looks.withLock { count in
+        defer { count += 1 }
+        return count
+      }
+      let time = PeopleWatcher.lookEvery * look
+      guard time < .seconds(12) else { return nil }
+      var next = time < arrival ? empty : frame
+      next.timestamp = time
+      last.withLock { $0 = time }
+      return next
+    }
+    let watcher = PeopleWatcher(search: try Self.search())
+    try await watcher.waitUntilReady(frames, rule: ReadyRule()) { _ in }
+    let started = last.withLock { $0 }
+    #expect(started - arrival <= .milliseconds(2500), "started \(started - arrival) after")
+    #expect(watcher.people.count >= photo.expected)
+  }
+
   @Test("the frame choice on unchanging frames: everyone, every eye open")
   func frameChoice() async throws {
     let search = try Self.search()

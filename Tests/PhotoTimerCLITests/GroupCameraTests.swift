@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// One look for every camera: each group photo of the evaluation set (NASA, public domain:
+/// `Tests/PhotoTimerFacesTests/Fixtures/groups`) through the built binary as an image file
+/// (`file:`) and as a video of that still at its own size (`ffmpeg:`), side by side. Both must
+/// count the same people, every face the evaluation expects found, no one blinking or looking
+/// away. (How those counts compare with the annotation face by face is `GroupPhotoTests`.)
+@Suite("Group photos through every camera path, end to end", .serialized, .timeLimit(.minutes(5)))
+struct GroupCameraTests {
+  struct Photo: Decodable, CustomTestStringConvertible {
+    struct Face: Decodable {
+      var miss: String?
+    }
+    var file: String
+    var faces: [Face]
+    var testDescription: String { file }
+  }
+
+  struct Annotations: Decodable {
+    var images: [Photo]
+  }
+
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("PhotoTimerFacesTests/Fixtures/groups")
+
+  static let photos: [Photo] = {
+    guard let data = try? Data(contentsOf: folder.appendingPathComponent("annotations.json")),
+      let annotations = try? JSONDecoder().decode(Annotations.self, from: data)
+    else { return [] }
+    return annotations.images
+  }()
+
+  /// The people of the captured event of a `--json` run, and why when there are none.
+  static func people(_ run: CommandRun) throws -> [String: Any] {
+    let events = try run.output.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    let captured = try #require(
+      events.first { $0["event"] as? String == "captured" }, "no photo: \(run.error)")
+    let step = events.first {
+      $0["event"] as? String == "step" && $0["step"] as? String == "people"
+    }
+    return try #require(
+      captured["people"] as? [String: Any], "no people in the photo; the step: \(step ?? [:])")
+  }
+
+  @Test("file: and ffmpeg: count the same people, every expected face", arguments: photos)
+  func photo(_ photo: Photo) async throws {
+    let path = Self.folder.appendingPathComponent(photo.file).path
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-groups-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: output) }
+    for folder in ["file", "video"] {
+      try FileManager.default.createDirectory(
+        at: output.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let common = ["--json", "-s", "8", "--no-location", "--filter", "none", "--blink-window", "1"]
+    let graph = "movie=\(path),loop=loop=-1:size=1,setpts=N/30/TB,format=yuvj420p"
+    async let still = CommandRun.run(
+      common + ["-o", output.appendingPathComponent("file").path, "--camera", "file:\(path)"],
+      interruptWhen: nil, timeLimit: .seconds(120))
+    async let video = CommandRun.run(
+      common + [
+        "-o", output.appendingPathComponent("video").path, "--camera", "ffmpeg:\(graph)",
+        "--ffmpeg-format", "lavfi",
+      ], interruptWhen: nil, timeLimit: .seconds(120))
+    let (fromFile, fromVideo) = try await (Self.people(still), Self.people(video))
+    let expected = photo.faces.filter { $0.miss == nil }.count
+    let count = try #require(fromFile["count"] as? Int)
+    #expect(count >= expected, "file: \(fromFile)")
+    #expect(fromVideo["count"] as? Int == count, "file: \(fromFile), ffmpeg: \(fromVideo)")
+    for people in [fromFile, fromVideo] {
+      #expect(people["eyesClosed"] as? Int == 0, "\(people)")
+      #expect(people["lookingAway"] as? Int == 0, "\(people)")
+    }
+  }
+}

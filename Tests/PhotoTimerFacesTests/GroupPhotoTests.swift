@@ -1,0 +1,117 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerConcurrency
+import PhotoTimerFaces
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import Testing
+
+/// The evaluation's group photos (NASA, public domain; `Fixtures/groups/SOURCE.md`), with
+/// their hand-made annotations.
+enum GroupPhotos {
+  struct Annotated: Decodable {
+    var box: [Double]
+    var eyes: String?
+    var facing: String?
+    /// Why the people step is known to miss this face, if it does.
+    var miss: String?
+    var pixelBox: PixelBox { PixelBox(x: box[0], y: box[1], width: box[2], height: box[3]) }
+  }
+
+  struct Photo: Decodable, CustomTestStringConvertible {
+    var file: String
+    var faces: [Annotated]
+    var testDescription: String { file }
+    /// The faces the people step is expected to find.
+    var expected: Int { faces.filter { $0.miss == nil }.count }
+  }
+
+  struct Annotations: Decodable {
+    var images: [Photo]
+  }
+
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/groups")
+
+  /// Every photo of the set, with its annotation (none when the file cannot be read: the
+  /// test over them then fails for want of photos).
+  static let all: [Photo] = {
+    guard let data = try? Data(contentsOf: folder.appendingPathComponent("annotations.json")),
+      let annotations = try? JSONDecoder().decode(Annotations.self, from: data)
+    else { return [] }
+    return annotations.images
+  }()
+
+  static func frame(_ photo: Photo) throws -> Frame {
+    let url = folder.appendingPathComponent(photo.file)
+    return try JPEGCodec.decode([UInt8](Data(contentsOf: url)), path: url.path)
+  }
+
+  /// Found boxes paired with annotated faces at IoU ≥ 0.3, best first, each at most once.
+  static func matched(_ found: [PixelBox], _ faces: [Annotated]) -> [(found: Int, face: Int)] {
+    let pairs = found.indices.flatMap { f in faces.indices.map { (f, $0) } }
+      .map { (found: $0.0, face: $0.1, iou: found[$0.0].overlap(with: faces[$0.1].pixelBox)) }
+      .filter { $0.iou >= 0.3 }
+      .sorted { $0.iou > $1.iou }
+    var used = (found: Set<Int>(), faces: Set<Int>())
+    var result: [(found: Int, face: Int)] = []
+    for pair in pairs where !used.found.contains(pair.found) && !used.faces.contains(pair.face) {
+      used.found.insert(pair.found)
+      used.faces.insert(pair.face)
+      result.append((pair.found, pair.face))
+    }
+    return result
+  }
+}
+
+@Suite("Ordinary group photos, followed as the count follows them")
+struct GroupPhotoTests {
+  @Test("the set is there: at least eight group photos and forty faces")
+  func set() {
+    #expect(GroupPhotos.all.count >= 8)
+    #expect(GroupPhotos.all.map(\.faces.count).reduce(0, +) >= 40)
+  }
+
+  @Test(
+    "every face found that is not a known miss, at least as many as dlib's plain 2× search, no more false ones; one summary on unchanging frames; no one blinking or looking away",
+    arguments: GroupPhotos.all)
+  func photo(_ photo: GroupPhotos.Photo) async throws {
+    let frame = try GroupPhotos.frame(photo)
+    let finder = try DlibFaceFinder.load()
+    let watcher = PeopleWatcher(
+      search: FaceSearch(finder: finder), everywhereEvery: PeopleWatcher.duringCount)
+    let said = Locked<[PeopleSummary]>([])
+    _ = try await watcher.watch(
+      AsyncStream { continuation in
+        for look in 0..<15 {
+          var copy = frame
+          copy.timestamp = PeopleWatcher.lookEvery * look
+          continuation.yield(copy)
+        }
+        continuation.finish()
+      }
+    ) { summary in said.withLock { $0.append(summary) } }
+    let people = watcher.people
+    let ours = GroupPhotos.matched(people.map(\.box), photo.faces)
+    let found = Set(ours.map(\.face))
+    for (index, face) in photo.faces.enumerated() where face.miss == nil {
+      #expect(found.contains(index), "face \(index) at \(face.pixelBox) not found")
+    }
+    let dlib = try finder.faces(in: GreyImage(frame, scale: 2)).map { $0.mapped(scale: 0.5) }
+    let baseline = GroupPhotos.matched(dlib, photo.faces)
+    #expect(ours.count >= baseline.count, "ours \(ours.count), dlib 2× \(baseline.count)")
+    #expect(
+      people.count - ours.count <= dlib.count - baseline.count,
+      "false: ours \(people.count - ours.count), dlib 2× \(dlib.count - baseline.count)")
+    let counted = said.withLock { Array($0.drop { $0.count == 0 }) }
+    #expect(counted.count == 1, "\(counted.map(\.description))")
+    for (person, face) in ours {
+      if photo.faces[face].eyes == "open" {
+        #expect(!people[person].eyesClosed, "face \(face) called blinking")
+      }
+      if photo.faces[face].facing == "camera" {
+        #expect(!people[person].looksAway, "face \(face) called looking away")
+      }
+    }
+  }
+}
