@@ -11,8 +11,8 @@ import PhotoTimerConcurrency
 public final class PeopleWatcher: Sendable {
   /// The search over the finder.
   public let search: FaceSearch
-  /// How often the whole frame is searched while people are followed (newcomers); with no
-  /// one followed it is every second at the most.
+  /// How often the whole frame is searched (the first look always is): for newcomers while
+  /// people are followed, for anyone while no one is.
   public let everywhereEvery: Duration
   /// Where each look is shown for the screens (the camera's ``LiveCamera/faces``), if any.
   public let shown: FacesInView?
@@ -139,10 +139,12 @@ public final class PeopleWatcher: Sendable {
     let (tracker, everywhere) = state.withLock { state -> (PeopleTracker, Bool) in
       // NB: the whole frame at most once an interval, people or not: with no one in the
       // picture, a search everywhere on every frame took a core (the search is the costly
-      // part; following known faces is cheap).
-      // With no one followed yet, every second whatever the watcher's own period.
-      let every = state.tracker.tracks.isEmpty ? min(everywhereEvery, .seconds(1)) : everywhereEvery
-      let due = state.lastEverywhere.map { frame.timestamp - $0 >= every } ?? true
+      // part; following known faces is cheap). The first look searches it at once. With no one
+      // followed the interval is the watcher's own too: a count's (2 s) finds people there
+      // from its first look and a newcomer within 2 s, and an empty picture during a count
+      // cost the window 1.57 times ffplay's CPU at a search a second (issue 50); a count
+      // that waits for the group keeps its second.
+      let due = state.lastEverywhere.map { frame.timestamp - $0 >= everywhereEvery } ?? true
       return (state.tracker, due)
     }
     let search = search
