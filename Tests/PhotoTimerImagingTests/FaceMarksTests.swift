@@ -114,9 +114,7 @@ struct FacesInViewTests {
     let seen = Locked<[[FaceMark]]>([])
     let watcher = PeopleWatcher(search: FaceSearch(finder: SquareFinder()), shown: view)
     _ = try await watcher.watch(stream) { _ in seen.withLock { $0.append(view.marks) } }
-    // NB: the first summary is "no one" (a face counts from its third look); the person's box
-    // shows with the second.
-    let marks = try #require(seen.withLock { $0.last })
+    let marks = try #require(seen.withLock { $0.first })
     let mark = try #require(marks.first)
     #expect(marks.count == 1)
     #expect(abs(mark.x - 0.1) < 0.01 && abs(mark.y - 0.1) < 0.01, "\(mark)")

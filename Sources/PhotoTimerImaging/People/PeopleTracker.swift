@@ -10,7 +10,10 @@ import PhotoTimer
 /// moves. So (as SORT and its kin do):
 ///
 /// - a track **appears** only after ``confirmAfter`` looks have seen it (a one-look false
-///   detection never counts);
+///   detection that comes and goes never counts), except a face there from the watch's
+///   first look and seen in every look since: with no earlier look to set it against, it
+///   counts at once (a count that a busy machine lets look only once or twice before zero
+///   still knows who is there);
 /// - it is **kept** through missed looks for ``forgetAfter`` (about a second), and dropped
 ///   after that;
 /// - its box is **steady**: a new detection moves it only when it lies farther from the
@@ -47,6 +50,8 @@ public struct PeopleTracker: Sendable {
     public var lastMoved: Duration
     /// How many looks have seen them.
     public var sightings = 1
+    /// The tracker's look that first saw them (0: the first).
+    public var firstLook = 0
 
     /// A track first seen at `time` in `box`.
     public init(id: Int, box: PixelBox, at time: Duration) {
@@ -80,8 +85,14 @@ public struct PeopleTracker: Sendable {
   /// An empty tracker.
   public init() {}
 
-  /// The people: the tracks seen in at least ``confirmAfter`` looks and not yet forgotten.
-  public var people: [Person] { tracks.filter { $0.sightings >= confirmAfter } }
+  /// How many looks the tracker has taken.
+  public private(set) var looks = 0
+
+  /// The people: the tracks seen in at least ``confirmAfter`` looks, or in every look since
+  /// the first, and not yet forgotten.
+  public var people: [Person] {
+    tracks.filter { $0.sightings >= confirmAfter || ($0.firstLook == 0 && $0.sightings == looks) }
+  }
 
   /// The boxes of every track: where to look in the next frame (a face not yet confirmed is
   /// followed too, so that it can be).
@@ -110,11 +121,14 @@ public struct PeopleTracker: Sendable {
       seen.append(tracks[index].id)
     }
     for box in look.newcomers {
-      tracks.append(Person(id: nextID, box: box, at: time))
+      var person = Person(id: nextID, box: box, at: time)
+      person.firstLook = looks
+      tracks.append(person)
       seen.append(nextID)
       nextID += 1
     }
     tracks.removeAll { $0.lastSeen + forgetAfter < time }
+    looks += 1
     return seen
   }
 
