@@ -49,6 +49,28 @@ public struct PhotoStore: PhotoSink {
     }
   }
 
+  /// Creates a store that creates a missing folder, with its parents, when `createsFolder`
+  /// (the form the library guide's example used, which 4c9a6c7 replaced without a word; kept,
+  /// deprecated, for one release).
+  ///
+  /// - Parameters:
+  ///   - folder: Where photos go.
+  ///   - quality: JPEG quality, 1…100 (default 92).
+  ///   - createsFolder: `true` creates a missing folder and its parents (`.withParents`);
+  ///     `false` needs it to exist (`.never`).
+  @available(
+    *, deprecated,
+    message: "use init(folder:quality:creation:): createsFolder: true is creation: .withParents"
+  )
+  public init(folder: URL, quality: Int = 92, createsFolder: Bool) {
+    self.init(folder: folder, quality: quality, creation: createsFolder ? .withParents : .never)
+  }
+
+  /// Whether a missing folder is created with its parents (the form the library guide's
+  /// example used).
+  @available(*, deprecated, message: "use creation")
+  public var createsFolder: Bool { creation == .withParents }
+
   /// Creates a store whose temporary files are opened by `openTemporary` (tests use it to
   /// write into `/dev/full`).
   package init(

@@ -215,8 +215,9 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--blink-window"], value: .text(name: "SECONDS", example: "1"),
         help: [
-          "with people in the picture, take the first frame up to SECONDS after zero where"
-            + " every eye is open, 0…5 (default 1; 0: the frame at zero)"
+          "with people in the picture, the photo is the first frame from a quarter second"
+            + " before zero to SECONDS after it where every eye is open, 0…5 (default 1; 0: the"
+            + " frame nearest zero)"
         ],
         set: .parse { run, text in
           guard let seconds = Double(text), seconds.isFinite, (0...5).contains(seconds) else {

@@ -93,6 +93,22 @@ struct PhotoStoreTests {
     #expect(FileManager.default.fileExists(atPath: file.path))
   }
 
+  @Test(
+    "The guide's PhotoStore(folder:createsFolder:) still builds, deprecated, and means what it meant"
+  )
+  @available(*, deprecated, message: "calls the deprecated form on purpose")
+  func createsFolderOfTheGuide() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    let nested = folder.url.appendingPathComponent("Pictures/phototimer")
+    let store = PhotoStore(folder: nested, createsFolder: true)
+    #expect(store.creation == .withParents)
+    #expect(store.createsFolder)
+    try store.checkFolder()
+    #expect(FileManager.default.fileExists(atPath: nested.path))
+    #expect(PhotoStore(folder: nested, createsFolder: false).creation == .never)
+  }
+
   @Test("A folder given by the user is created when its parent exists, refused when not")
   func createsGivenFolder() async throws {
     let folder = try TemporaryFolder()

@@ -3,6 +3,8 @@
 
 The package is native (its version has no Debian revision), so its one changelog is in Debian's
 format: one entry per release of CHANGELOG.md ("## VERSION — YYYY-MM-DD"), each bullet an item.
+An "## Unreleased" section (changes on main since the last release) is not a release: the
+package carries the last release's version, so it is left out.
 Usage: changelog.py CHANGELOG.md MAINTAINER
 """
 import email.utils
@@ -19,6 +21,8 @@ if not releases:
 out = []
 for release in releases:
     heading, _, body = release.partition("\n")
+    if heading.strip() == "Unreleased":
+        continue
     match = re.match(r"(\S+) — (\d{4}-\d{2}-\d{2})", heading)
     if not match:
         sys.exit("error: a release heading is not 'VERSION — YYYY-MM-DD': " + heading)
