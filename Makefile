@@ -77,7 +77,7 @@ test: setup
 	$(MAKE) --no-print-directory plain
 	$(MAKE) --no-print-directory remote-release
 	$(MAKE) --no-print-directory deb-test
-	scripts/check-make-targets.sh run run-gtk install bench
+	scripts/check-make-targets.sh run run-gtk install bench soak
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory asan
 	scripts/check-make-targets.sh stress

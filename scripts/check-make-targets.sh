@@ -13,8 +13,11 @@
 # install  `make install` into a temporary DESTDIR: every file the reference lists, and the
 #          installed program runs.
 # bench    `make bench` up to its first real step: one part (--command) of the benchmark.
+# soak     `make soak` with a tiny budget: 5 shots and 5 start/cancel cycles.
 # stress   `make stress` with a tiny budget: one run of each pass over one small suite.
-#          (`make deb` and `make docs` run in full in `make test`.)
+#          (`make deb` and `make docs` run in full in `make test`; `make fuzz` only through
+#          `make fuzz-smoke`'s parsers: its engine part is a release build of the whole test
+#          suite in a scratch path of its own, minutes of both cores.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=$(mktemp -d)
@@ -116,6 +119,15 @@ check_bench() {
   echo "make bench: $(grep -c . "$scratch/bench.log") lines"
 }
 
+check_soak() {
+  echo "== make soak (SOAK_COUNT=5)"
+  make --no-print-directory soak SOAK_COUNT=5 >"$scratch/soak.log" 2>&1 \
+    || { cat "$scratch/soak.log" >&2; fail "make soak SOAK_COUNT=5 failed"; }
+  grep -q '^soak: ffmpeg left at the end *none' "$scratch/soak.log" \
+    || { cat "$scratch/soak.log" >&2; fail "make soak left an ffmpeg or printed no figure"; }
+  echo "make soak: $(grep -c '^soak:' "$scratch/soak.log") figures"
+}
+
 check_stress() {
   echo "== make stress (one run of each pass over one small suite: TESTS=TestClockTests)"
   make --no-print-directory stress STRESS_RUNS=1 TESTS=TestClockTests \
@@ -128,14 +140,15 @@ check_stress() {
   echo "make stress: plain, tsan and asan each 1 of 1 over TestClockTests"
 }
 
-(($# > 0)) || set -- run run-gtk install bench stress
+(($# > 0)) || set -- run run-gtk install bench soak stress
 for target in "$@"; do
   case $target in
     run) check_run ;;
     run-gtk) check_run_gtk ;;
     install) check_install ;;
     bench) check_bench ;;
+    soak) check_soak ;;
     stress) check_stress ;;
-    *) fail "unknown target '$target' (run, run-gtk, install, bench, stress)" ;;
+    *) fail "unknown target '$target' (run, run-gtk, install, bench, soak, stress)" ;;
   esac
 done

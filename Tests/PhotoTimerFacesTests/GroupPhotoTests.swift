@@ -64,7 +64,10 @@ enum GroupPhotos {
   }
 }
 
-@Suite("Ordinary group photos, followed as the count follows them")
+// NB: serialized, with the process's one model (FaceModel.standard): eight searches at once,
+// each with a model of its own (100 MB read and parsed), took both cores for a minute under
+// AddressSanitizer, and the command tests beside them missed their 50 s limits.
+@Suite("Ordinary group photos, followed as the count follows them", .serialized)
 struct GroupPhotoTests {
   @Test("the set is there: at least eight group photos and forty faces")
   func set() {
@@ -77,7 +80,7 @@ struct GroupPhotoTests {
     arguments: GroupPhotos.all)
   func photo(_ photo: GroupPhotos.Photo) async throws {
     let frame = try GroupPhotos.frame(photo)
-    let finder = try DlibFaceFinder.load()
+    let finder = try await FaceModel.standard.finder()
     let watcher = PeopleWatcher(
       search: FaceSearch(finder: finder), everywhereEvery: PeopleWatcher.duringCount)
     let said = Locked<[PeopleSummary]>([])

@@ -6,7 +6,9 @@ import Testing
 
 /// Groups that hold still, through the real detector and landmark model: the people step's
 /// judgement of an unchanging picture never changes, and a still group gets its count.
-@Suite("Still groups: one judgement for an unchanging picture, and a count that starts")
+// NB: serialized, with the process's one model (see GroupPhotoTests).
+@Suite(
+  "Still groups: one judgement for an unchanging picture, and a count that starts", .serialized)
 struct StillGroupTests {
   /// Groups of 2, 6 and 8, faces 40 to 125 pixels across (the heads are 2.2 times the face).
   static let groups: [(name: String, people: Int, frame: Frame)] = [
@@ -31,8 +33,8 @@ struct StillGroupTests {
     ),
   ]
 
-  static func search() throws -> FaceSearch {
-    FaceSearch(finder: try DlibFaceFinder.load())
+  static func search() async throws -> FaceSearch {
+    FaceSearch(finder: try await FaceModel.standard.finder())
   }
 
   /// `frame` `count` times, `PeopleWatcher.lookEvery` apart from `start`.
@@ -49,7 +51,7 @@ struct StillGroupTests {
     arguments: 0..<3)
   func unchanging(group: Int) async throws {
     let (name, people, frame) = Self.groups[group]
-    let watcher = PeopleWatcher(search: try Self.search(), everywhereEvery: .seconds(1))
+    let watcher = PeopleWatcher(search: try await Self.search(), everywhereEvery: .seconds(1))
     let frames = Self.still(frame, count: 20)
     let said = Locked<[PeopleSummary]>([])
     _ = try await watcher.watch(
@@ -83,7 +85,7 @@ struct StillGroupTests {
       last.withLock { $0 = time }
       return next
     }
-    let watcher = PeopleWatcher(search: try Self.search())
+    let watcher = PeopleWatcher(search: try await Self.search())
     try await watcher.waitUntilReady(frames, rule: ReadyRule()) { _ in }
     let started = last.withLock { $0 }
     #expect(started - arrival <= .milliseconds(2500), "\(name): started \(started - arrival) after")
@@ -115,7 +117,7 @@ struct StillGroupTests {
       last.withLock { $0 = time }
       return next
     }
-    let watcher = PeopleWatcher(search: try Self.search())
+    let watcher = PeopleWatcher(search: try await Self.search())
     try await watcher.waitUntilReady(frames, rule: ReadyRule()) { _ in }
     let started = last.withLock { $0 }
     #expect(started - arrival <= .milliseconds(2500), "started \(started - arrival) after")
@@ -124,7 +126,7 @@ struct StillGroupTests {
 
   @Test("the frame choice on unchanging frames: everyone, every eye open")
   func frameChoice() async throws {
-    let search = try Self.search()
+    let search = try await Self.search()
     let watcher = PeopleWatcher(search: search)
     let frame = Self.groups[1].frame
     _ = try await watcher.watch(

@@ -266,6 +266,22 @@ struct PeopleTests {
     #expect(tracker.tracks.count == 2, "the ghost, unseen for over a second, is gone")
   }
 
+  @Test(
+    "two tracks that come to follow one face become one, the older: someone left from beside a neighbour"
+  )
+  func merged() {
+    var tracker = PeopleTracker()
+    let a = PixelBox(x: 100, y: 100, width: 80, height: 80)
+    let b = PixelBox(x: 190, y: 100, width: 80, height: 80)
+    tracker.update([a, b], at: .zero)
+    let ids = tracker.people.map(\.id)
+    // b leaves; its region now finds a's face, as a's own does.
+    let look = FaceSearch.Look(followed: [a, a], newcomers: [])
+    #expect(tracker.update(look, at: .milliseconds(200)) == [ids[0]])
+    #expect(tracker.people.map(\.id) == [ids[0]])
+    #expect(tracker.summary.count == 1)
+  }
+
   @Test("someone there from the first look who is missed once counts from their third look")
   func firstLookMissed() {
     var tracker = PeopleTracker()

@@ -107,6 +107,12 @@ public struct FaceSearch: Sendable {
     public var followed: [PixelBox?]
     /// Faces found by the search everywhere that overlap no followed face: newcomers.
     public var newcomers: [PixelBox]
+
+    /// A look's findings.
+    public init(followed: [PixelBox?], newcomers: [PixelBox]) {
+      self.followed = followed
+      self.newcomers = newcomers
+    }
   }
 
   /// One look at `frame`: each `known` face searched for in a region around it (always, so a
@@ -199,7 +205,7 @@ public struct FaceSearch: Sendable {
   }
 
   /// How much two boxes overlap (intersection over union) when they are the same face.
-  static let sameFace = 0.3
+  public static let sameFace = 0.3
 
   /// The boxes with the same face found twice (overlapping regions, a search everywhere
   /// beside the regions) kept once: the larger.

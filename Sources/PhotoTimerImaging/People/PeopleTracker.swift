@@ -21,10 +21,13 @@ import PhotoTimer
 ///   still pictures); then the box follows. On a still picture the box stops moving after the
 ///   first look, so everything measured from it (the eyes, the stillness) is the same in
 ///   every look;
-/// - detections are matched to tracks by overlap, whichever search found them.
+/// - a followed face is placed by the search of the region around its own box, in every
+///   look; the search of the whole frame only brings newcomers (faces no track accounts for),
+///   and two tracks that come to follow the same face (someone left from beside a neighbour,
+///   whose face their region then finds) become one, the older.
 ///
 /// The count, the boxes on the screens, the ready rule and the frame choice read
-/// ``people`` (the confirmed tracks).
+/// ``people`` (the tracks that count).
 public struct PeopleTracker: Sendable {
   /// One person followed.
   public struct Person: Sendable, Equatable {
@@ -120,6 +123,17 @@ public struct PeopleTracker: Sendable {
       follow(&tracks[index], to: box, at: time)
       seen.append(tracks[index].id)
     }
+    // NB: two tracks on one face (both regions found it): the older keeps it.
+    var merged = Set<Int>()
+    for (a, first) in tracks.enumerated()
+    where seen.contains(first.id) && !merged.contains(first.id) {
+      for second in tracks[(a + 1)...]
+      where seen.contains(second.id) && first.box.overlap(with: second.box) > FaceSearch.sameFace {
+        merged.insert(second.id)
+      }
+    }
+    tracks.removeAll { merged.contains($0.id) }
+    seen.removeAll { merged.contains($0) }
     for box in look.newcomers {
       var person = Person(id: nextID, box: box, at: time)
       person.firstLook = looks
