@@ -195,7 +195,7 @@ public struct PeopleTracker: Sendable {
   }
 
   /// Adds `eyes`, seen on the person `id`, to what is known of their open eyes (a look that
-  /// did not go through ``update(_:at:)``: the frames judged around zero).
+  /// did not go through an update: the frames judged around zero).
   public mutating func learn(_ eyes: EyeMeasure, for id: Int) {
     guard let index = tracks.firstIndex(where: { $0.id == id }) else { return }
     tracks[index].baseline.add(eyes)
