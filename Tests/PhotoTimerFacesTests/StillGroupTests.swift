@@ -46,6 +46,33 @@ struct StillGroupTests {
     }
   }
 
+  /// An empty picture, then `frame` from `arrival` on, one look every
+  /// `PeopleWatcher.lookEvery` on the frames' own clock, until the watcher says the group is
+  /// ready: the watcher and the time of the frame it was ready at.
+  static func waitForGroup(
+    _ frame: Frame, arrivingAt arrival: Duration
+  ) async throws -> (PeopleWatcher, Duration) {
+    let empty = TestFaces.group(width: frame.width, height: frame.height, places: [])
+    let last = Locked(Duration.zero)
+    let looks = Locked(0)
+    let frames = AsyncStream<Frame> {
+      let look = looks.withLock { count in
+        defer { count += 1 }
+        return count
+      }
+      let time = PeopleWatcher.lookEvery * look
+      guard time < .seconds(12) else { return nil }
+      var next = time < arrival ? empty : frame
+      next.timestamp = time
+      last.withLock { $0 = time }
+      return next
+    }
+    let watcher = PeopleWatcher(search: try await Self.search())
+    try await watcher.waitUntilReady(frames, rule: ReadyRule()) { _ in }
+    let started = last.withLock { $0 }
+    return (watcher, started)
+  }
+
   @Test(
     "identical frames: one summary from the first count on, everyone found, no one blinking",
     arguments: 0..<3)
@@ -70,24 +97,7 @@ struct StillGroupTests {
   func readyInTime(group: Int, arrivesAfter milliseconds: Int) async throws {
     let (name, _, frame) = Self.groups[group]
     let arrival = Duration.milliseconds(milliseconds)
-    let empty = TestFaces.group(width: frame.width, height: frame.height, places: [])
-    let last = Locked(Duration.zero)
-    let looks = Locked(0)
-    let frames = AsyncStream<Frame> {
-      let look = looks.withLock { count in
-        defer { count += 1 }
-        return count
-      }
-      let time = PeopleWatcher.lookEvery * look
-      guard time < .seconds(12) else { return nil }
-      var next = time < arrival ? empty : frame
-      next.timestamp = time
-      last.withLock { $0 = time }
-      return next
-    }
-    let watcher = PeopleWatcher(search: try await Self.search())
-    try await watcher.waitUntilReady(frames, rule: ReadyRule()) { _ in }
-    let started = last.withLock { $0 }
+    let (_, started) = try await Self.waitForGroup(frame, arrivingAt: arrival)
     #expect(started - arrival <= .milliseconds(2500), "\(name): started \(started - arrival) after")
   }
 
@@ -102,24 +112,7 @@ struct StillGroupTests {
     let photo = try #require(GroupPhotos.all.first { $0.file == file })
     let frame = try GroupPhotos.frame(photo)
     let arrival = Duration.milliseconds(2200)
-    let empty = TestFaces.group(width: frame.width, height: frame.height, places: [])
-    let last = Locked(Duration.zero)
-    let looks = Locked(0)
-    let frames = AsyncStream<Frame> {
-      let look = looks.withLock { count in
-        defer { count += 1 }
-        return count
-      }
-      let time = PeopleWatcher.lookEvery * look
-      guard time < .seconds(12) else { return nil }
-      var next = time < arrival ? empty : frame
-      next.timestamp = time
-      last.withLock { $0 = time }
-      return next
-    }
-    let watcher = PeopleWatcher(search: try await Self.search())
-    try await watcher.waitUntilReady(frames, rule: ReadyRule()) { _ in }
-    let started = last.withLock { $0 }
+    let (watcher, started) = try await Self.waitForGroup(frame, arrivingAt: arrival)
     #expect(started - arrival <= .milliseconds(2500), "started \(started - arrival) after")
     #expect(watcher.people.count >= photo.expected)
   }
