@@ -36,7 +36,8 @@ package final class GPSFake: Sendable {
 
   /// Starts gpsfake replaying `log`, the log repeating, and returns once gpsd lists its device.
   ///
-  /// A start whose gpsd has no device is stopped and made again, up to three times.
+  /// A start whose gpsd has no device is stopped and made again, up to three times, on a newly
+  /// chosen free port each time unless `port` names one.
   ///
   /// - Parameters:
   ///   - log: The NMEA log's path.
@@ -48,11 +49,16 @@ package final class GPSFake: Sendable {
   )
     throws(GPSFakeError)
   {
-    let chosen: UInt16
-    if let port { chosen = port } else { chosen = try Self.freePort() }
-    let port = chosen
+    let asked = port
     var reasons: [String] = []
+    var tried: [UInt16] = []
     for _ in 0..<3 {
+      // NB: a port chosen here is chosen again for each try: between the choice and gpsd's
+      // bind another socket of the machine may take it (CI saw "Address already in use" three
+      // times on one port, from an outgoing connection given it as its own).
+      let port: UInt16
+      if let asked { port = asked } else { port = try Self.freePort() }
+      tried.append(port)
       let folder = try Self.makeFolder()
       let process: ChildProcess
       do {
@@ -87,8 +93,9 @@ package final class GPSFake: Sendable {
       reasons.append(reason + (said.isEmpty ? "" : " (it said: \(said.suffix(300)))"))
       Self.stop(process, gpsd: gpsd, folder: folder)
     }
+    let ports = Set(tried).sorted().map(String.init).joined(separator: ", ")
     throw GPSFakeError(
-      "gpsfake on port \(port) did not start: " + reasons.joined(separator: "; "))
+      "gpsfake on port \(ports) did not start: " + reasons.joined(separator: "; "))
   }
 
   /// Stops gpsfake and its gpsd and removes the folder; on return the port is closed. Safe
