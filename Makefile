@@ -42,7 +42,7 @@ DESTDIR ?=
 # /usr/local/lib/pkgconfig (not root, no password-less sudo).
 export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: setup build run run-gtk test plain remote-release lint tsan asan fuzz fuzz-smoke docs bench soak stress install deb deb-test clean
+.PHONY: setup build run run-gtk test plain remote-release lint api-baseline tsan asan fuzz fuzz-smoke docs bench soak stress install deb deb-test clean
 
 setup:
 	@scripts/install-packages.sh
@@ -109,6 +109,15 @@ lint:
 	appstreamcli validate --no-net share/metainfo/org.phototimer.PhotoTimer.metainfo.xml
 	scripts/check-no-blocking.sh
 	SWIFT=$(SWIFT) scripts/check-layers.py
+	$(SWIFT) build $(STRICT) >/dev/null
+	SWIFT=$(SWIFT) scripts/check-api.py --self-test
+	SWIFT=$(SWIFT) scripts/check-api.py
+
+# Records each library's public API (api/*.json) from the debug build, after a deliberate
+# change: keep the old form deprecated for a release and say so in CHANGELOG.md first.
+api-baseline:
+	$(SWIFT) build $(STRICT)
+	SWIFT=$(SWIFT) scripts/check-api.py --record
 
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(WATCHDOG) $(TSAN_LIMIT) -- \
