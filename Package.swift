@@ -1,20 +1,22 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// The layers, lowest first; a target depends only on layers below it (scripts/check-layers.py,
-// in `make lint`, refuses an import that reaches up or sideways):
+// The layers, lowest first, are declared in layers.json: a target depends only on layers below
+// it, imports only what it declares here directly, and includes only the C libraries it declares
+// (scripts/check-layers.py, in `make lint`, refuses anything else):
 //
-//   1. PhotoTimerConcurrency: locks, parked continuations, a value that arrives once.
-//   2. PhotoTimerPOSIX (the kernel, every system call through one funnel) beside PhotoTimer
+//   1. C modules: Debian's libraries (system library targets) and the project's C wrappers.
+//   2. PhotoTimerConcurrency: locks, parked continuations, a value that arrives once.
+//   3. PhotoTimerPOSIX (the kernel, every system call through one funnel) beside PhotoTimer
 //      (the engine, the view model, the presentation: no platform code); neither uses the other.
-//   3. Platform-free libraries over the engine: PhotoTimerLocation, PhotoTimerImaging,
-//      PhotoTimerTerminal (pictures as cells).
-//   4. The pieces that reach a device, a file, a program or a socket: PhotoTimerJPEG,
-//      PhotoTimerGPSD, PhotoTimerFFmpeg, PhotoTimerGPhoto2, PhotoTimerGStreamer,
-//      PhotoTimerRemote, PhotoTimerFaces (and the C modules they wrap).
-//   5. PhotoTimerSetup: what both programs set up from the same options.
-//   6. The front ends: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`).
-//   Beside them: PhotoTimerTesting, PhotoTimerHarnesses, the benchmarks and the fuzzers.
+//   4. Platform-free libraries over the engine: PhotoTimerImaging, PhotoTimerLocation,
+//      PhotoTimerTesting.
+//   5. Pictures: PhotoTimerJPEG (files), PhotoTimerTerminal (cells), PhotoTimerFaces (dlib).
+//   6. The pieces that reach a device, a program or a socket: PhotoTimerGPSD, PhotoTimerFFmpeg,
+//      PhotoTimerGPhoto2, PhotoTimerGStreamer, PhotoTimerRemote; and PhotoTimerHarnesses.
+//   7. PhotoTimerSetup: what both programs set up from the same options.
+//   8. The programs: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`), the
+//      benchmarks and the fuzzers. Test targets are above them all.
 
 let package = Package(
   name: "phototimer",
@@ -61,15 +63,19 @@ let package = Package(
     .target(name: "CPhotoTimerPOSIX"),
     // gpsd's JSON protocol over a socket, and the location step built on it.
     .target(
-      name: "PhotoTimerGPSD", dependencies: ["PhotoTimer", "PhotoTimerLocation", "PhotoTimerPOSIX"]
+      name: "PhotoTimerGPSD",
+      dependencies: [
+        "PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerLocation", "PhotoTimerPOSIX",
+      ]
     ),
     // Frames, the scene camera, metering, filter suggestion and looks; no platform code.
-    .target(name: "PhotoTimerImaging", dependencies: ["PhotoTimer"]),
+    .target(name: "PhotoTimerImaging", dependencies: ["PhotoTimerConcurrency", "PhotoTimer"]),
     // The photo file: JPEG through libjpeg-turbo, EXIF through libexif, PNG through libpng,
     // the image-file camera, and atomic saving into the Pictures folder (POSIX).
     .target(
       name: "PhotoTimerJPEG",
       dependencies: [
+        "PhotoTimerConcurrency",
         "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX", "CTurboJPEG", "CExif", "CPNG",
       ]),
     // Pictures in a terminal: half-block cells in 24-bit colour redrawn by difference, and
@@ -78,17 +84,21 @@ let package = Package(
     // Cameras through ffmpeg as a child process: webcams, IP cameras, test sources (POSIX).
     .target(
       name: "PhotoTimerFFmpeg",
-      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
+      dependencies: ["PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
     // DSLRs through the gphoto2 tool; the camera's JPEG kept, our EXIF merged in (POSIX).
     .target(
       name: "PhotoTimerGPhoto2",
-      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX"]),
+      dependencies: [
+        "PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG",
+        "PhotoTimerPOSIX",
+      ]),
     // Local cameras in-process through GStreamer: V4L2 webcams (v4l2src), PipeWire cameras
     // (pipewiresrc) and the test pattern; the V4L2 device's own description and controls
     // through its descriptor.
     .target(
       name: "PhotoTimerGStreamer",
       dependencies: [
+        "PhotoTimerConcurrency",
         "PhotoTimer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "CGStreamer",
         "CV4L2",
       ]),
@@ -104,7 +114,9 @@ let package = Package(
     // QR codes (libqrencode). The routing and token checks are pure Swift (fuzzed).
     .target(
       name: "PhotoTimerRemote",
-      dependencies: ["PhotoTimer", "PhotoTimerPOSIX", "CCivetWeb", "CQRencode"]),
+      dependencies: [
+        "PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerPOSIX", "CCivetWeb", "CQRencode",
+      ]),
     // NB: Debian's civetweb ships no pkg-config file; its header is in /usr/include.
     .systemLibrary(name: "CCivetWeb", providers: [.apt(["libcivetweb-dev"])]),
     .systemLibrary(
@@ -132,18 +144,19 @@ let package = Package(
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     // The test clock and test doubles, for this package's tests and for apps' own.
-    .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimer"]),
+    .target(name: "PhotoTimerTesting", dependencies: ["PhotoTimerConcurrency", "PhotoTimer"]),
     // Real servers and tools started for tests and benchmarks (gpsfake, Xvfb, a PipeWire
     // camera, the process table): in no product.
     .target(
       name: "PhotoTimerHarnesses",
-      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
+      dependencies: ["PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
     // What both programs set up from the same options: the options, the camera kinds (the one
     // registry), the camera and services they ask for, the remote link, the advice for errors
     // and the exit codes.
     .target(
       name: "PhotoTimerSetup",
       dependencies: [
+        "PhotoTimerConcurrency",
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
         "PhotoTimerRemote", "PhotoTimerFaces",
@@ -152,6 +165,7 @@ let package = Package(
     .executableTarget(
       name: "PhotoTimerCLI",
       dependencies: [
+        "PhotoTimerConcurrency", "PhotoTimerRemote",
         "PhotoTimer", "PhotoTimerSetup", "PhotoTimerLocation", "PhotoTimerGPSD",
         "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "PhotoTimerTerminal",
       ]),
@@ -160,6 +174,7 @@ let package = Package(
     .executableTarget(
       name: "PhotoTimerGTK",
       dependencies: [
+        "PhotoTimerConcurrency",
         "PhotoTimer", "PhotoTimerSetup", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerPOSIX", "PhotoTimerRemote", "CGTK",
       ]),
@@ -170,6 +185,7 @@ let package = Package(
     .executableTarget(
       name: "PhotoTimerBenchmarks",
       dependencies: [
+        "PhotoTimerConcurrency",
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
         "PhotoTimerTerminal", "PhotoTimerSetup", "PhotoTimerRemote", "PhotoTimerFaces",
@@ -187,13 +203,20 @@ let package = Package(
     .target(name: "CMallocControl"),
     .testTarget(
       name: "PhotoTimerTests",
-      dependencies: ["PhotoTimer", "PhotoTimerTesting"]
+      dependencies: ["PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerTesting"]
     ),
     // The POSIX layer: fault injection through the funnel, child processes, descriptors.
     .testTarget(
-      name: "PhotoTimerPOSIXTests", dependencies: ["PhotoTimerPOSIX", "PhotoTimerHarnesses"]),
+      name: "PhotoTimerPOSIXTests",
+      dependencies: [
+        "CPhotoTimerPOSIX", "PhotoTimer", "PhotoTimerConcurrency", "PhotoTimerPOSIX",
+        "PhotoTimerHarnesses",
+      ]),
     .testTarget(
-      name: "PhotoTimerLocationTests", dependencies: ["PhotoTimerLocation", "PhotoTimerTesting"],
+      name: "PhotoTimerLocationTests",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerConcurrency", "PhotoTimerLocation", "PhotoTimerTesting",
+      ],
       // NB: the brute-force reference scans 34,000 places for each of 10,000 points; unoptimised
       // that takes a minute of `make test`.
       swiftSettings: [.unsafeFlags(["-O"])]),
@@ -201,29 +224,38 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGPSDTests",
       dependencies: [
+        "PhotoTimer",
         "PhotoTimerGPSD", "PhotoTimerLocation", "PhotoTimerPOSIX", "PhotoTimerHarnesses",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "PhotoTimerImagingTests", dependencies: ["PhotoTimerImaging", "PhotoTimerTesting"],
+      name: "PhotoTimerImagingTests",
+      dependencies: [
+        "PhotoTimer", "PhotoTimerConcurrency", "PhotoTimerImaging", "PhotoTimerTesting",
+      ],
       // NB: pixel loops over whole frames are ~30× slower unoptimised.
       swiftSettings: [.unsafeFlags(["-O"])]),
     // The photo file, read back with exiftool and libjpeg's djpeg (installed by the setup).
     .testTarget(
       name: "PhotoTimerJPEGTests",
       dependencies: [
+        "PhotoTimer",
         "PhotoTimerJPEG", "PhotoTimerImaging", "PhotoTimerTesting", "PhotoTimerPOSIX",
       ],
       resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
     // Faces through dlib on real photographs (the model from libdlib-data).
     .testTarget(
       name: "PhotoTimerFacesTests",
-      dependencies: ["PhotoTimerFaces", "PhotoTimerImaging", "PhotoTimerJPEG"],
+      dependencies: [
+        "PhotoTimer", "PhotoTimerConcurrency", "PhotoTimerFaces", "PhotoTimerImaging",
+        "PhotoTimerJPEG",
+      ],
       resources: [.copy("Fixtures")], swiftSettings: [.unsafeFlags(["-O"])]),
     // Against real ffmpeg and its lavfi test sources (installed by the setup).
     .testTarget(
       name: "PhotoTimerFFmpegTests",
       dependencies: [
+        "PhotoTimer",
         "PhotoTimerFFmpeg", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses",
       ]),
@@ -231,6 +263,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGPhoto2Tests",
       dependencies: [
+        "PhotoTimer", "PhotoTimerConcurrency",
         "PhotoTimerGPhoto2", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
         "PhotoTimerTesting", "PhotoTimerHarnesses",
       ]),
@@ -239,6 +272,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGStreamerTests",
       dependencies: [
+        "PhotoTimer",
         "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX",
         "PhotoTimerTesting", "PhotoTimerHarnesses", "CV4L2",
       ], swiftSettings: [.unsafeFlags(["-O"])]),
@@ -248,6 +282,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerGTKTests",
       dependencies: [
+        "PhotoTimer",
         "PhotoTimerGTK", "PhotoTimerSetup", "PhotoTimerConcurrency", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses", "PhotoTimerTesting",
       ]),
@@ -255,6 +290,7 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerRemoteTests",
       dependencies: [
+        "PhotoTimerConcurrency",
         "PhotoTimerRemote", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX",
         "PhotoTimerTesting", "PhotoTimerHarnesses",
       ]),
@@ -262,6 +298,8 @@ let package = Package(
     .testTarget(
       name: "PhotoTimerCLITests",
       dependencies: [
+        "PhotoTimerConcurrency", "PhotoTimerFFmpeg", "PhotoTimerGPSD", "PhotoTimerGPhoto2",
+        "PhotoTimerLocation",
         "PhotoTimer", "PhotoTimerCLI", "PhotoTimerSetup", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTerminal",
         "PhotoTimerTesting", "PhotoTimerRemote",
