@@ -107,10 +107,10 @@ lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 	desktop-file-validate share/applications/org.phototimer.PhotoTimer.desktop
 	appstreamcli validate --no-net share/metainfo/org.phototimer.PhotoTimer.metainfo.xml
-	scripts/check-no-blocking.sh
+	$(SWIFT) build $(STRICT) >/dev/null
+	SWIFT=$(SWIFT) scripts/check-no-blocking.sh
 	SWIFT=$(SWIFT) scripts/check-layers.py --self-test
 	SWIFT=$(SWIFT) scripts/check-layers.py
-	$(SWIFT) build $(STRICT) >/dev/null
 	SWIFT=$(SWIFT) scripts/check-api.py --self-test
 	SWIFT=$(SWIFT) scripts/check-api.py
 

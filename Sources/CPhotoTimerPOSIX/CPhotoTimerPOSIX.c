@@ -7,6 +7,8 @@
 
 #include "CPhotoTimerPOSIX.h"
 
+#include <sys/ioctl.h>
+
 int phototimer_pipe_cloexec(int fds[2]) {
 #if defined(__linux__)
   return pipe2(fds, O_CLOEXEC);
@@ -62,4 +64,8 @@ size_t phototimer_stack_size(void) {
   pthread_attr_destroy(&attributes);
 #endif
   return size;
+}
+
+int phototimer_ioctl(int descriptor, unsigned long request, void *argument) {
+  return ioctl(descriptor, request, argument);
 }

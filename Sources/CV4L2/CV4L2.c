@@ -12,7 +12,3 @@ const unsigned int phototimer_cid_exposure_auto = V4L2_CID_EXPOSURE_AUTO;
 const unsigned int phototimer_cid_exposure_absolute = V4L2_CID_EXPOSURE_ABSOLUTE;
 const unsigned int phototimer_cid_gain = V4L2_CID_GAIN;
 const unsigned int phototimer_cid_autogain = V4L2_CID_AUTOGAIN;
-
-int phototimer_v4l2_ioctl(int descriptor, unsigned long request, void *argument) {
-  return ioctl(descriptor, request, argument);
-}

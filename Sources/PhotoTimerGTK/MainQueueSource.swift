@@ -1,5 +1,5 @@
 import CGTK
-import Glibc
+import PhotoTimerPOSIX
 
 // libdispatch's hooks for a foreign run loop (Foundation's RunLoop uses the same two): the
 // main queue's descriptor (an eventfd on Linux, readable when main-queue work is pending) and
@@ -23,8 +23,7 @@ enum MainQueueSource {
     let drain: Callback = { descriptor, _, _ in
       // NB: the eventfd stays readable until read (Foundation's run loop reads it too): else
       // the loop would spin.
-      var count: UInt64 = 0
-      _ = read(descriptor, &count, MemoryLayout<UInt64>.size)
+      FileDescriptor.resetEventCounter(descriptor)
       dispatchMainQueueDrain(nil)
       return 1  // G_SOURCE_CONTINUE
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import PhotoTimerConcurrency
+import PhotoTimerPOSIX
 
 /// Timing lines for the benchmark (`PHOTOTIMER_GTK_TRACE=FILE`): what the window did when,
 /// written on a queue of its own so the window never waits for the file.
@@ -38,11 +38,7 @@ final class Trace: Sendable {
   }
 
   /// CLOCK_MONOTONIC now, in nanoseconds: comparable across processes.
-  static var monotonicNanoseconds: Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-  }
+  static var monotonicNanoseconds: Int64 { FileSystem.monotonicNanoseconds }
 
   /// Waits until every line is written.
   func flush() {

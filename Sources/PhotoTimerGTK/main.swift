@@ -51,7 +51,7 @@ case .run(var options, let given):
   // set by the user wins.
   let renderNodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
   if environment["GSK_RENDERER"] == nil, !renderNodes.contains(where: { $0.hasPrefix("renderD") }) {
-    setenv("GSK_RENDERER", "cairo", 1)
+    try? FileSystem.setEnvironment("GSK_RENDERER", to: "cairo")
   }
   guard gtk_init_check() != 0 else {
     let display = environment["WAYLAND_DISPLAY"] ?? environment["DISPLAY"] ?? ""

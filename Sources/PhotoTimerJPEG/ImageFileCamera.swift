@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerConcurrency
 import PhotoTimerImaging
+import PhotoTimerPOSIX
 
 /// A JPEG or PNG file used as the camera's sensor.
 ///
@@ -65,28 +66,46 @@ public struct ImageFileCamera<C: Clock>: CameraSource where C.Duration == Durati
 
   /// Reads an image file's bytes, checked to be a regular file of at most ``byteLimit``.
   static func read(_ path: String) throws(ImageFileError) -> [UInt8] {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      if errno == ENOENT || errno == ENOTDIR { throw .missing(path: path) }
-      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    let status: FileSystem.Status
+    do {
+      status = try FileSystem.status(of: path)
+    } catch {
+      throw failure(error, path: path)
     }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-      throw .unreadable(path: path, reason: "not a regular file")
-    }
-    guard Int(status.st_size) <= byteLimit else {
+    guard status.isRegularFile else { throw .unreadable(path: path, reason: "not a regular file") }
+    guard status.size <= Int64(byteLimit) else {
       throw .tooLarge(path: path, width: 0, height: 0, limit: JPEGCodec.pixelLimit)
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-    }
-    defer { try? handle.close() }
-    let data: Data
+    let bytes: [UInt8]
     do {
-      data = try handle.readToEnd() ?? Data()
+      // NB: one byte past the limit, so a file that grew since `stat` is still refused.
+      bytes = try readAll(path, upTo: byteLimit + 1)
     } catch {
-      throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+      throw failure(error, path: path)
     }
-    return [UInt8](data)
+    guard bytes.count <= byteLimit else {
+      throw .tooLarge(path: path, width: 0, height: 0, limit: JPEGCodec.pixelLimit)
+    }
+    return bytes
+  }
+
+  /// The file's bytes, at most `limit`, read through the funnel.
+  private static func readAll(_ path: String, upTo limit: Int) throws(SystemCallError) -> [UInt8] {
+    let file = try FileDescriptor.open(path, flags: FileSystem.OpenFlags.readOnly)
+    defer { file.closeQuietly() }
+    var bytes: [UInt8] = []
+    while bytes.count < limit {
+      let chunk = try file.read(upTo: min(1 << 20, limit - bytes.count))
+      if chunk.isEmpty { break }
+      bytes += chunk
+    }
+    return bytes
+  }
+
+  /// A failed call on the path, as the error a person reads.
+  private static func failure(_ error: SystemCallError, path: String) -> ImageFileError {
+    if error.errno == .noSuchFile || error.errno == .notADirectory { return .missing(path: path) }
+    return .unreadable(path: path, reason: error.errno.description)
   }
 
   /// Checks and decodes an image file's bytes (`path` names it in errors), upright.

@@ -25,4 +25,8 @@ int phototimer_call_on_stack(size_t bytes, void (*body)(void *), void *context);
 /// it cannot be read.
 size_t phototimer_stack_size(void);
 
+/// ioctl(descriptor, request, argument): the variadic call with one pointer argument, which
+/// Swift cannot call directly. Returns -1 and sets errno on failure.
+int phototimer_ioctl(int descriptor, unsigned long request, void *argument);
+
 #endif

@@ -16,8 +16,6 @@ extern const unsigned int phototimer_cid_exposure_absolute;
 extern const unsigned int phototimer_cid_gain;
 extern const unsigned int phototimer_cid_autogain;
 
-/// ioctl(2) with a pointer argument (Swift cannot call the variadic declaration).
-/// Returns -1 and sets errno on failure.
-int phototimer_v4l2_ioctl(int descriptor, unsigned long request, void *argument);
+// The requests themselves go through PhotoTimerPOSIX's funnel (FileDescriptor.control).
 
 #endif

@@ -1,6 +1,5 @@
 import CV4L2
 import Foundation
-import Glibc
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 
@@ -8,37 +7,43 @@ import PhotoTimerPOSIX
 /// answers them in tests. Every request goes through the syscall funnel under its own name
 /// (`ioctl(VIDIOC_ENUM_FMT)`…), so each one can be made to fail by a ``FaultPlan``.
 package struct V4L2Driver: Sendable {
-  /// Opens a node: a descriptor, or the stand-in's handle on it.
-  let openNode: @Sendable (String) throws(SystemCallError) -> Int32
-  /// Sends a request on an open node; returns -1 with `errno` set on failure, like `ioctl`.
-  let send: @Sendable (Int32, UInt, UnsafeMutableRawPointer) -> Int32
-  /// Closes a node.
-  let closeNode: @Sendable (Int32) -> Void
+  /// Opens a node: the kernel's through an owned descriptor, or the stand-in's handle on it.
+  let openNode: @Sendable (String) throws(SystemCallError) -> V4L2Node
 
-  /// The kernel's drivers.
-  package static let kernel = V4L2Driver(
-    openNode: { path throws(SystemCallError) in
-      try SystemCall.value("open") { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
-    },
-    send: { phototimer_v4l2_ioctl($0, $1, $2) },
-    closeNode: { _ = Glibc.close($0) })
+  /// The kernel's drivers: each node an owned descriptor (``FileDescriptor``), its requests
+  /// `ioctl`s on it through the funnel.
+  package static let kernel = V4L2Driver(openNode: { path throws(SystemCallError) in
+    let node = try FileDescriptor.open(path, flags: FileSystem.OpenFlags.device)
+    return V4L2Node(
+      send: { name, request, argument throws(SystemCallError) in
+        try node.control(name, request: request, argument: argument)
+      },
+      close: { node.closeQuietly() })
+  })
 
   /// A stand-in driver: `open` gives any number, `send` answers requests by filling them.
   ///
   /// - Parameters:
   ///   - open: Opens a path (throw to refuse it).
-  ///   - send: Answers a request, as `ioctl` would.
+  ///   - send: Answers a request, as `ioctl` would: -1 with `errno` set on failure.
   package static func standIn(
     open: @escaping @Sendable (String) throws(SystemCallError) -> Int32,
     send: @escaping @Sendable (Int32, UInt, UnsafeMutableRawPointer) -> Int32
   ) -> V4L2Driver {
-    V4L2Driver(openNode: open, send: send, closeNode: { _ in })
+    V4L2Driver(openNode: { path throws(SystemCallError) in
+      let handle = try open(path)
+      return V4L2Node(
+        send: { name, request, argument throws(SystemCallError) in
+          try SystemCall.value(name) { send(handle, request, argument) }
+        },
+        close: {})
+    })
   }
 
   /// Opens `path` for queries (not for streaming: another process may stream meanwhile).
   func open(_ path: String) throws(V4L2Error) -> V4L2Handle {
     do throws(SystemCallError) {
-      return V4L2Handle(path: path, descriptor: try openNode(path), driver: self)
+      return V4L2Handle(path: path, node: try openNode(path))
     } catch {
       switch error.errno {
       case .noSuchFile, Errno(rawValue: ENODEV), Errno(rawValue: ENXIO): throw .noSuchDevice(path)
@@ -61,13 +66,21 @@ enum V4L2Request {
   static let getControl = (phototimer_vidioc_g_ctrl, "ioctl(VIDIOC_G_CTRL)")
 }
 
+/// An open node as the driver gives it: how to send it a request (under the request's name,
+/// through the funnel) and how to close it.
+struct V4L2Node: Sendable {
+  /// Sends a request: its name, number and argument.
+  let send: @Sendable (String, UInt, UnsafeMutableRawPointer) throws(SystemCallError) -> Void
+  /// Closes the node.
+  let close: @Sendable () -> Void
+}
+
 /// An open node, for queries; closed by its owner's `defer`.
 struct V4L2Handle {
   let path: String
-  let descriptor: Int32
-  let driver: V4L2Driver
+  let node: V4L2Node
 
-  func close() { driver.closeNode(descriptor) }
+  func close() { node.close() }
 
   /// Sends one request through the funnel.
   func request<Argument>(
@@ -75,7 +88,7 @@ struct V4L2Handle {
   ) throws(SystemCallError) {
     try withUnsafeMutableBytes(of: &argument) { bytes throws(SystemCallError) in
       guard let base = bytes.baseAddress else { return }
-      try SystemCall.value(request.1) { driver.send(descriptor, request.0, base) }
+      try node.send(request.1, request.0, base)
     }
   }
 

@@ -1,3 +1,4 @@
+import CPhotoTimerPOSIX
 import PhotoTimerConcurrency
 
 #if canImport(Glibc)
@@ -142,6 +143,31 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
   package func sync() throws(SystemCallError) {
     try checkOpen("fsync")
     try SystemCall.value("fsync") { fsync(rawValue) }
+  }
+
+  /// Sends a device request (`ioctl`) with one argument through the funnel, under `name`
+  /// (for example `ioctl(VIDIOC_QUERYCAP)`, which a ``FaultPlan`` can name).
+  ///
+  /// - Parameters:
+  ///   - name: The request's name, for the error and for fault plans.
+  ///   - request: The request number.
+  ///   - argument: The request's argument, read or filled by the driver.
+  /// - Throws: ``SystemCallError`` under `name`.
+  package func control(
+    _ name: String, request: UInt, argument: UnsafeMutableRawPointer
+  ) throws(SystemCallError) {
+    try checkOpen(name)
+    try SystemCall.value(name) { phototimer_ioctl(rawValue, request, argument) }
+  }
+
+  /// Reads and so resets an event counter (an eventfd, such as libdispatch's main queue's)
+  /// that this process does not own, given by its number; a counter already at zero is left
+  /// as it is.
+  ///
+  /// - Parameter rawValue: The counter's descriptor, borrowed: it stays open.
+  package static func resetEventCounter(_ rawValue: Int32) {
+    var count: UInt64 = 0
+    _ = try? SystemCall.value("read") { Glibc.read(rawValue, &count, MemoryLayout<UInt64>.size) }
   }
 
   /// Sets or clears `O_NONBLOCK`.
