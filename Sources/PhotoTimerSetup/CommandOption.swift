@@ -44,6 +44,32 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     }
   }
 
+  /// The values shell completion offers for an option.
+  package enum Completion: Equatable, Sendable {
+    /// Nothing to offer but what the user types: a number, a place, an address.
+    case typed
+    /// These words, each with what it means.
+    case words([Word])
+    /// A folder.
+    case folders
+    /// The camera kinds as `--camera` writes them, the cameras present and the scene's
+    /// presets; after `file:`, a path.
+    case cameras
+    /// `max` and the sizes of the camera the command line names.
+    case cameraSizes
+  }
+
+  /// A value completion offers, with what it means.
+  package struct Word: Equatable, Sendable {
+    package var value: String
+    package var about: String
+
+    package init(_ value: String, _ about: String = "") {
+      self.value = value
+      self.about = about
+    }
+  }
+
   /// The option's declaration.
   package struct Declaration {
     package var names: [String]
@@ -52,6 +78,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
     /// What giving the option does: its value parsed and stored in the run's options, or the
     /// problems with it.
     package var set: Setter
+    /// What shell completion offers for the value.
+    package var completion: Completion = .typed
   }
 
   /// An option's typed parser and destination: the value given (empty for a flag) into the
@@ -113,7 +141,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           } catch {
             return error.problems
           }
-        })
+        },
+        completion: .cameras)
     case .resolution:
       Declaration(
         names: ["--resolution"], value: .text(name: "WxH|max", example: "1280x720"),
@@ -128,7 +157,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           }
           run.resolution = request
           return []
-        })
+        },
+        completion: .cameraSizes)
     case .ffmpegFormat:
       Declaration(
         names: ["--ffmpeg-format"], value: .text(name: "FORMAT", example: "v4l2"),
@@ -139,7 +169,11 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           }
           run.camera.format = format
           return []
-        })
+        },
+        completion: .words([
+          Word("v4l2", "a webcam through ffmpeg"), Word("lavfi", "a test source"),
+          Word("rtsp", "an RTSP stream"), Word("mjpeg", "an MJPEG stream"),
+        ]))
     case .output:
       Declaration(
         names: ["-o", "--output"], value: .text(name: "DIR", example: "~/Pictures"),
@@ -153,7 +187,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           }
           run.output = text
           return []
-        })
+        },
+        completion: .folders)
     case .location:
       Declaration(
         names: ["--location"], value: .text(name: "LAT,LON", example: "37.7694,-122.4862"),
@@ -181,14 +216,15 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           }
           run.location = .gpsd(endpoint)
           return []
-        })
+        },
+        completion: .words([Word(GPSDEndpoint.standard.description, "gpsd on this machine")]))
     case .gpsMaxError:
       Declaration(
         names: ["--gps-max-error"],
         value: .integer(name: "METRES", range: 100...100_000, unit: "metres", example: "2000"),
         help: [
           "the largest GPS error a fix may have to geotag, used when no fix within 100 m "
-            + "comes before the shutter (default \(defaults.gpsMaxError))"
+            + "comes before the shutter, 100…100000 (default \(defaults.gpsMaxError))"
         ],
         set: .integer(\.gpsMaxError))
     case .filter:
@@ -205,7 +241,10 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           } catch {
             return error.problems
           }
-        })
+        },
+        completion: .words(
+          [Word("auto", "the analysis chooses"), Word("none", "no look")]
+            + PhotoFilter.all.map { Word($0.rawValue.lowercased(), "a look") }))
     case .noPeople:
       Declaration(
         names: ["--no-people"], value: nil,
@@ -250,7 +289,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--verbose"], value: nil,
         help: [
-          "what the camera's ffmpeg says, on stderr (addresses without passwords)"
+          "what an ffmpeg: camera's ffmpeg says, on standard error (its address without user or"
+            + " password)"
         ],
         set: .flag { $0.verbose = true })
     case .beep:
@@ -300,7 +340,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
           run.width = parts[0]
           run.height = parts[1]
           return []
-        })
+        },
+        completion: .words(["640x480", "1280x720", "1920x1080", "3840x2160"].map { Word($0) }))
     case .quality:
       Declaration(
         names: ["--quality"],

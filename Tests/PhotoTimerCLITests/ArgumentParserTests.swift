@@ -325,4 +325,56 @@ struct ArgumentParserTests {
     }
     for look in PhotoFilter.all { #expect(section.contains("`\(look.rawValue.lowercased())`")) }
   }
+
+  /// The reference's options table as rows of cells (`\|` inside a cell is a `|`).
+  static func referenceRows() throws -> [[String]] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let text = try String(
+      contentsOf: root.appendingPathComponent("docs/reference.md"), encoding: .utf8)
+    let section = try #require(text.components(separatedBy: "### Options\n").dropFirst().first)
+    return section.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row in
+      row.replacing("\\|", with: "\u{1}").split(separator: "|")
+        .map { $0.replacing("\u{1}", with: "|").trimmingCharacters(in: .whitespaces) }
+    }
+  }
+
+  @Test(
+    "The help and the reference say the same of every option: its value, its numbers, its phrases",
+    arguments: CommandOption.allCases)
+  func helpMatchesReference(option: CommandOption) throws {
+    let declaration = option.declaration
+    let rows = try Self.referenceRows()
+    // NB: a name starts a backticked span or follows a space ("`--interval SECONDS --count N`").
+    func names(_ term: String) -> Set<String> {
+      Set(term.matches(of: /(?:`| )(--?[a-z][a-z-]*)/).map { String($0.output.1) })
+    }
+    let row = try #require(
+      rows.first { names($0[0]).isSuperset(of: declaration.names) },
+      "no row of the reference names \(declaration.names)")
+    let term = row[0]
+    let meaning = row.joined(separator: " ").lowercased()
+    let long = option.name
+    switch declaration.value {
+    case .optional(let name, _)?: #expect(term.contains("\(long)[=\(name)]"), "\(term)")
+    case let value?: #expect(term.contains("\(long) \(value.name)"), "\(term)")
+    case nil: #expect(!term.contains("\(long) "), "\(term)")
+    }
+    let help = declaration.help.joined(separator: " ")
+    for number in help.matches(of: /\d+(?:[.,]\d+)*(?:…\d+)?/) {
+      #expect(meaning.contains(number.output), "\(long): the help says \(number.output)")
+    }
+    // NB: every run of three words of the help is said by the reference in the same order
+    // (punctuation and backticks aside): the same words in another order would say
+    // something else ("up to SECONDS after zero" is not "from a quarter second before zero").
+    func words(_ text: String) -> [String] {
+      text.lowercased().matches(of: /[a-z0-9…]+(?:[.'][a-z0-9]+)*/).map { String($0.output) }
+    }
+    let said = " " + words(meaning).joined(separator: " ") + " "
+    let spoken = words(help)
+    for start in 0..<max(0, spoken.count - 2) {
+      let phrase = spoken[start..<start + 3].joined(separator: " ")
+      #expect(said.contains(" \(phrase) "), "\(long): the help says '\(phrase)', the reference not")
+    }
+  }
 }

@@ -107,32 +107,20 @@ package struct ShellCompletion: Sendable {
     _ option: CommandOption, typed: String, prefix: String, parsed: ArgumentParser.Parsed
   ) async -> Answer {
     var candidates: [Candidate]
-    switch option {
-    case .camera:
+    switch option.declaration.completion {
+    case .cameras:
       if typed.hasPrefix(FileKind().scheme + ":") {
         return .paths(prefix: prefix + FileKind().scheme + ":", foldersOnly: false)
       }
       candidates = await cameraValues()
-    case .resolution:
+    case .cameraSizes:
       candidates = [Candidate("max", "the largest size, whatever its rate")]
       candidates += await sizes(of: parsed)
-    case .filter:
-      candidates =
-        [Candidate("auto", "the analysis chooses"), Candidate("none", "no look")]
-        + PhotoFilter.all.map { Candidate($0.rawValue.lowercased(), "a look") }
-    case .output:
+    case .folders:
       return .paths(prefix: prefix, foldersOnly: true)
-    case .ffmpegFormat:
-      candidates = [
-        Candidate("v4l2", "a webcam through ffmpeg"), Candidate("lavfi", "a test source"),
-        Candidate("rtsp", "an RTSP stream"), Candidate("mjpeg", "an MJPEG stream"),
-      ]
-    case .gpsd:
-      candidates = [Candidate(GPSDEndpoint.standard.description, "gpsd on this machine")]
-    case .size:
-      candidates = ["640x480", "1280x720", "1920x1080", "3840x2160"].map { Candidate($0, "") }
-    default:
-      // NB: a number, a place, an address: nothing to offer but what the user types.
+    case .words(let words):
+      candidates = words.map { Candidate($0.value, $0.about) }
+    case .typed:
       candidates = []
     }
     return .words(
