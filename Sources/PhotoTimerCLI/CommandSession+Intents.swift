@@ -23,36 +23,11 @@ extension CommandSession {
     }
   }
 
-  /// Does an action the presentation allows now, with what came with it (a phone's count
-  /// length, the switch's state; a key flips the switch).
+  /// Asks the front-end machine for an action, with what came with it (a phone's count
+  /// length, the switch's state; a key flips the switch), and carries out its effects.
   func perform(_ action: PhotoTimerPresentation.Action, choice: IntentChoice = IntentChoice()) {
-    switch action {
-    case .start:
-      if let seconds = choice.seconds { model.countdownSeconds = seconds }
-      startSession()
-    case .takeNow:
-      // NB: allowed before the count only while the camera opens: it begins at once then.
-      if model.isSessionRunning {
-        model.takeNow()
-      } else if progress.phase.isCameraOpening {
-        progress.phase = .cameraOpening(takeNowAtStart: true)
-      }
-    case .cancel: model.cancel()
-    case .restart: model.restart()
-    case .quit: stop()
-    case .autoStart:
-      autoStart(progress.autoStart.set(choice.on ?? !(progress.autoStart.isOn ?? false)))
-    }
-  }
-
-  /// Ends everything: the count, and (with `--frame`) the framing.
-  func stop() {
-    if model.isSessionRunning {
-      // The cancel's update ends the loop, once the display has shown it.
-      progress.phase = .stopping
-      model.cancel()
-    } else {
-      progress.phase = .done(asked: true)
-    }
+    let reply = progress.session.ask(
+      action, choice: .init(seconds: choice.seconds, on: choice.on), model: model.snapshot)
+    apply(reply.effects)
   }
 }

@@ -35,7 +35,8 @@ final class CommandSession {
 
   /// The loop's own state: what only the command knows about the screen and the outcome.
   struct Progress {
-    var phase: CommandPhase
+    /// What may happen next: the one front-end machine the window runs too.
+    var session: FrontEndSession
     /// With `--frame`: between counts, what to say.
     var framing: PhotoTimerPresentation.Framing?
     var signal: Int32?
@@ -56,9 +57,6 @@ final class CommandSession {
     var shown: PhotoTimerViewModel.Snapshot
     /// The faces followed in the picture now.
     var faces: [FaceMark] = []
-    /// The switch for a count that starts by itself once the group is in (none without
-    /// framing, a camera on screen or the people step), and what the count waits for.
-    var autoStart = AutoStart(available: false, on: false)
   }
 
   let options: CommandOptions.RunOptions
@@ -113,12 +111,15 @@ final class CommandSession {
       options: options)
     model.timeLapse = options.interval.map { TimeLapse(interval: $0, count: options.count) }
     model.preparation = options.sequential ? .sequential : .concurrent
+    // NB: the switch for a count that starts by itself is there only while framing, with a
+    // camera on screen and the people step.
+    let session = FrontEndSession(
+      .init(
+        frames: screen.frames, holdsCamera: camera != nil,
+        autoStart: screen.frames && ready != nil ? options.startWhenReady : nil))
     progress = Progress(
-      phase: camera != nil ? .cameraOpening(takeNowAtStart: false) : .running,
-      framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
+      session: session, framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
       timeline: Timeline(sequential: options.sequential), shown: model.snapshot)
-    progress.autoStart = AutoStart(
-      available: screen.frames && ready != nil, on: options.startWhenReady)
   }
 
   /// Runs until a photo is taken, the run fails, or it is cancelled (with `--frame`: until
@@ -183,11 +184,11 @@ final class CommandSession {
         // The camera opening, until it has.
         await draw(display)
       } else {
-        startSession()
+        apply(progress.session.begin(model: model.snapshot))
       }
       for await next in inputs {
         await handle(next, display: display)
-        if progress.phase.isDone { break }
+        if progress.session.isOver { break }
       }
       group.cancelAll()
     }
@@ -219,15 +220,28 @@ final class CommandSession {
     return ExitCode(progress.result, signal: progress.signal)
   }
 
-  func startSession(takeNow: Bool = false) {
-    stage.stopWatchingForPeople()
-    _ = progress.autoStart.countStarts()
-    progress.framing?.problem = nil
-    progress.framing?.cancelled = false
-    model.startTimer()
-    if takeNow { model.takeNow() }
-    if options.sequential {
-      model.post(note: "--sequential: one preparation after another, then the count")
+  /// Carries out what the front-end machine decided.
+  func apply(_ effects: [FrontEndSession.Effect]) {
+    for effect in effects {
+      switch effect {
+      case .startCount(let seconds):
+        if let seconds { model.countdownSeconds = seconds }
+        progress.framing?.problem = nil
+        progress.framing?.cancelled = false
+        model.startTimer()
+        if options.sequential {
+          model.post(note: "--sequential: one preparation after another, then the count")
+        }
+      case .takeNow: model.takeNow()
+      case .cancelRun: model.cancel()
+      case .restartRun: model.restart()
+      case .watchForPeople(let afterCount):
+        guard let input else { continue }
+        stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
+      case .stopWatching: stage.stopWatchingForPeople()
+      // NB: the loop ends once the machine is over (``run()``).
+      case .end: break
+      }
     }
   }
 
@@ -245,18 +259,15 @@ final class CommandSession {
       pressed(key)
     case .signal(let number):
       if progress.signal == nil { progress.signal = number }
-      stop()
+      apply(progress.session.signal(model: model.snapshot))
     case .cameraOpened(let problem?):
       // NB: worded as the engine words a camera step that failed.
       progress.result = .failed(
         PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(problem)"))
-      progress.phase = .done(asked: progress.phase.endAsked)
+      apply(progress.session.cameraFailed(problem))
       return
     case .cameraOpened(nil):
-      guard case .cameraOpening(let takeNow) = progress.phase else { return }
-      progress.phase = .running
-      if !keepsFraming { startSession(takeNow: takeNow) }
-      autoStart(progress.autoStart.cameraOpened())
+      apply(progress.session.cameraOpened(model: model.snapshot))
     case .previewStopped(let problem):
       model.post(note: "no preview: \(problem)")
       return
@@ -264,16 +275,17 @@ final class CommandSession {
       command.answer(asked)
     case .ready(let report):
       // NB: a wait the switch has just ended, or one overtaken by a count, says nothing.
-      guard progress.autoStart.isOn == true, !model.isSessionRunning, !progress.phase.isDone
+      guard progress.session.autoStart == true, !model.isSessionRunning,
+        progress.session.phase == .open
       else { return }
       let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
       await display.showReady(report, time: now)
-      autoStart(progress.autoStart.heard(report))
+      apply(progress.session.heard(report.word, model: model.snapshot))
     case .faces(let marks):
       guard marks != progress.faces else { return }
       progress.faces = marks
     }
-    if !progress.phase.isDone { await draw(display) }
+    if !progress.session.isOver { await draw(display) }
   }
 
   /// Draws the model as the loop has it (``Progress/shown``), after an input of the
@@ -290,16 +302,8 @@ final class CommandSession {
     _ snapshot: PhotoTimerViewModel.Snapshot,
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
-    let opening = progress.phase.isCameraOpening
-    let over =
-      progress.phase.endAsked || !keepsFraming && snapshot.hasRun && !snapshot.isSessionRunning
-    // NB: framing begins once the camera is open: until then the screen says it is starting.
-    var framing = snapshot.isSessionRunning || opening ? nil : progress.framing
-    framing?.waiting = progress.autoStart.waiting
-    return snapshot.presentation(
-      cameraStarting: opening, isOver: over, framing: framing,
-      audience: audience, startsWhenReady: !keepsFraming, faces: progress.faces,
-      autoStart: progress.autoStart.isOn)
+    progress.session.presentation(
+      of: snapshot, audience: audience, framing: progress.framing, faces: progress.faces)
   }
 
   /// What the model's change means for the command: the chart, the outcome, the end.
@@ -325,11 +329,7 @@ final class CommandSession {
       break
     case .cancelled:
       progress.framing?.cancelled = true
-      if !keepsFraming || progress.phase.endAsked {
-        progress.phase = .done(asked: progress.phase.endAsked)
-      } else {
-        autoStart(progress.autoStart.countEnded())
-      }
+      apply(progress.session.runEnded(.cancelled, model: model.snapshot))
     case .ended(let result):
       ended(result)
     }
@@ -357,43 +357,20 @@ final class CommandSession {
     // NB: the photo was counted at its event (``taken(_:)``); its chart now has the run's last
     // events.
     if case .captured = result { progress.photoTimeline = progress.timeline }
-    guard keepsFraming else {
-      progress.result = result
-      progress.phase = .done(asked: progress.phase.endAsked)
-      return
-    }
+    let end: FrontEndSession.RunEnd
     switch result {
-    case .captured:
-      break
-    case .failed(let failure):
-      // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
-      // DSLR's live view is only the preview: gphoto2 still takes the photos).
-      if camera?.isFailed ?? false, !options.camera.kind.shootsItself {
-        progress.result = result
-        progress.phase = .done(asked: progress.phase.endAsked)
-      }
-      progress.framing?.problem = failure.message
+    case .captured: end = .captured
     case .cancelled:
       progress.framing?.cancelled = true
+      end = .cancelled
+    case .failed(let failure):
+      progress.framing?.problem = failure.message
+      // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
+      // DSLR's live view is only the preview: gphoto2 still takes the photos).
+      end = .failed(cameraGone: camera?.isFailed ?? false && !options.camera.kind.shootsItself)
     }
-    autoStart(progress.autoStart.countEnded())
-  }
-
-  /// Does what the switch for a count that starts itself says: watches for the people while
-  /// framing (not while a count runs: its end asks again), stops watching, or starts the
-  /// count through the same gate as a key.
-  func autoStart(_ step: AutoStart.Step) {
-    switch step {
-    case .none: break
-    case .watch(let afterCount):
-      guard let input, stage.ready != nil, progress.phase == .running, !model.isSessionRunning
-      else { return }
-      stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
-    case .stopWatching: stage.stopWatchingForPeople()
-    case .start:
-      // NB: nothing starts over a run, a failed camera or a program that is ending.
-      if presentation(model.snapshot).actions.contains(.start) { perform(.start) }
-    }
+    apply(progress.session.runEnded(end, model: model.snapshot))
+    if progress.session.isOver { progress.result = result }
   }
 
 }

@@ -12,33 +12,56 @@ extension WindowController {
   /// Performs the window's action `name` (a button, a key).
   func perform(_ name: WindowActions.Name) {
     switch name {
-    case .intent(.start): start()
-    case .intent(.takeNow): model?.takeNow()
-    case .intent(.cancel): model?.cancel()
-    case .intent(.restart): restart()
-    case .intent(.autoStart): startWhenReady(!(autoStart.isOn ?? false))
-    case .back: showPreview()
-    case .openFolder: openFolder()
     // NB: the window closes itself (it owns the controller).
     case .intent(.quit): break
+    case .intent(let action): ask(action)
+    case .back: showPreview()
+    case .openFolder: openFolder()
     }
   }
 
-  private func start() {
-    guard let model, problem == nil else { return }
-    stage.stopWatchingForPeople()
-    _ = autoStart.countStarts()
-    showPreview()
-    countStarts()
-    model.startTimer()
+  /// Asks the front-end machine for an intent (a button, a key, the phone, the switch) and
+  /// carries out its effects.
+  ///
+  /// - Returns: The machine's reply (a refusal says why: the phone is told).
+  @discardableResult
+  func ask(
+    _ action: PhotoTimerPresentation.Action,
+    choice: FrontEndSession.Choice = FrontEndSession.Choice()
+  ) -> FrontEndSession.Reply {
+    let reply = session.ask(action, choice: choice, model: snapshot)
+    apply(reply.effects)
+    render()
+    return reply
   }
 
-  /// Counts again from the top (a run in progress), or starts.
-  private func restart() {
-    guard let model, problem == nil else { return }
-    guard model.isSessionRunning else { return start() }
-    countStarts()
-    model.restart()
+  /// Carries out what the front-end machine decided.
+  func apply(_ effects: [FrontEndSession.Effect]) {
+    for effect in effects {
+      switch effect {
+      case .startCount(let seconds):
+        guard let model else { continue }
+        if let seconds { model.countdownSeconds = seconds }
+        showPreview()
+        countStarts()
+        model.startTimer()
+      case .takeNow: model?.takeNow()
+      case .cancelRun: model?.cancel()
+      case .restartRun:
+        countStarts()
+        model?.restart()
+      case .watchForPeople(let afterCount):
+        guard let model else { continue }
+        stage.watchForPeople(afterCount: afterCount) { [weak self] report in
+          guard let self, self.model === model else { return }
+          self.apply(self.session.heard(report.word, model: model.snapshot))
+          self.render()
+        }
+      case .stopWatching: stage.stopWatchingForPeople()
+      // NB: the window ends when it is closed (``close()``).
+      case .end: break
+      }
+    }
   }
 
   // MARK: - Choices
@@ -51,34 +74,7 @@ extension WindowController {
       look: { [weak self] in self?.chooseLook($0) },
       location: { [weak self] in self?.chooseLocation($0) },
       mirror: { [weak self] in self?.mirrored = $0 },
-      autoStart: { [weak self] in self?.startWhenReady($0) })
-  }
-
-  /// Turns the count that starts by itself on (it watches for the group now, or once the
-  /// count under way has ended) or off (the wait ends; counts start by hand).
-  func startWhenReady(_ on: Bool) {
-    perform(autoStart.set(on))
-    render()
-  }
-
-  /// Does what the switch for a count that starts itself says: watches for the people (not
-  /// while a count runs: its end asks again), stops watching, or starts the count through
-  /// the same gate as a key.
-  func perform(_ step: AutoStart.Step) {
-    switch step {
-    case .none: break
-    case .watch(let afterCount):
-      guard let model, !model.isSessionRunning, !closing else { return }
-      stage.watchForPeople(afterCount: afterCount) { [weak self] report in
-        guard let self, self.model === model, !model.isSessionRunning else { return }
-        self.perform(self.autoStart.heard(report))
-        self.render()
-      }
-    case .stopWatching: stage.stopWatchingForPeople()
-    case .start:
-      // NB: nothing starts over a run or a failed camera.
-      if presentation(for: .keyboard).actions.contains(.start) { perform(.intent(.start)) }
-    }
+      autoStart: { [weak self] in self?.ask(.autoStart, choice: .init(on: $0)) })
   }
 
   private func chooseCountdown(_ seconds: Int) {
@@ -195,7 +191,7 @@ extension WindowController {
     }
   }
 
-  private func showPreview() {
+  func showPreview() {
     guard page == .photo else { return }
     page = .preview
     views.photo.clear()

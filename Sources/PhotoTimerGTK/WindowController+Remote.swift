@@ -49,9 +49,7 @@ extension WindowController {
   /// allows it now (the same gate as its buttons and keys); refused with its reason otherwise.
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
     RemoteLink.answer(intent, shown: presentation(for: .phone)) { action, choice in
-      if let seconds = choice.seconds { model?.countdownSeconds = seconds }
-      if action == .autoStart, let on = choice.on { return startWhenReady(on) }
-      perform(.intent(action))
+      ask(action, choice: .init(seconds: choice.seconds, on: choice.on))
     }
   }
 

@@ -48,7 +48,6 @@ final class WindowController {
   var fallback: String?
   /// Work of the window's own (finding the cameras, decoding the photo), ended on close.
   let chores = Chores()
-  var problem: String?
   /// What the window shows: the preview, or the photo just taken; or it is closing.
   enum Page {
     case preview
@@ -69,9 +68,10 @@ final class WindowController {
   /// outlines over the preview.
   private var faces: [FaceMark] = []
   private var outlinedFaces: [FaceMark] = []
-  /// The switch for a count that starts by itself (none with this camera when it cannot be
-  /// watched), and what the count waits for now.
-  var autoStart = AutoStart(available: false, on: false)
+  /// What may happen next: the one front-end machine the command runs too. The window frames
+  /// between counts, and shows a camera that fails instead of ending.
+  var session = FrontEndSession(
+    .init(frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil))
   /// Whether the model ran a count when it last changed (``modelChanged()``).
   private var wasRunning = false
   var savedLocation: CommandOptions.LocationChoice?
@@ -148,25 +148,28 @@ final class WindowController {
     case .building:
       // NB: no stale picture of the camera that was: black until the new one's first frame.
       views.preview.clear()
-      problem = nil
+      apply(session.cameraBuilding())
       faces = []
     case .buildFailed(let error):
-      problem = "\(CommandAdvice.advise(error))"
+      apply(session.cameraFailed("\(CommandAdvice.advise(error))"))
     case .built(let model):
       openingStarted = .now
       // NB: the switch keeps its state from camera to camera, where there is one.
-      autoStart = AutoStart(
-        available: stage.ready != nil, on: autoStart.isOn ?? options.startWhenReady)
+      let on = session.autoStart ?? options.startWhenReady
+      session = FrontEndSession(
+        .init(
+          frames: true, holdsCamera: true, endsOnCameraFailure: false,
+          autoStart: stage.ready != nil ? on : nil))
       observe(model)
       stage.keep { [weak self] model in
         for await event in model.events() { self?.handle(event, of: model) }
       }
     case .opened:
-      perform(autoStart.cameraOpened())
+      apply(session.cameraOpened(model: snapshot))
     case .cameraFailed(let error):
-      problem = "camera: \(CommandAdvice.advise(error))"
+      apply(session.cameraFailed("camera: \(CommandAdvice.advise(error))"))
     case .previewStopped(let error):
-      problem = "no preview: \(CommandAdvice.advise(error))"
+      apply(session.cameraFailed("no preview: \(CommandAdvice.advise(error))"))
     case .faces(let marks):
       guard marks != faces else { return }
       faces = marks
@@ -208,16 +211,11 @@ final class WindowController {
   /// What the window shows now, in the words of `audience` (the phone's page reads the same
   /// moment in its own words).
   func presentation(for audience: PhotoTimerPresentation.Audience) -> PhotoTimerPresentation {
-    guard let model else {
-      return PhotoTimerPresentation(
-        state: PhotoTimerState(), context: .init(cameraStarting: true, audience: audience))
-    }
-    // NB: what the count that starts itself waits for is said as framing says it.
-    let waiting = model.isSessionRunning ? nil : autoStart.waiting
-    return model.presentation(
-      problem: problem, isOver: closing, framing: waiting.map { .init(waiting: $0) },
-      audience: audience, faces: faces, autoStart: autoStart.isOn)
+    session.presentation(of: snapshot, audience: audience, faces: faces)
   }
+
+  /// The model now, or an idle one while none is built.
+  var snapshot: PhotoTimerViewModel.Snapshot { model?.snapshot ?? PhotoTimerViewModel.Snapshot() }
 
   /// Everything on screen from the model's presentation.
   func render() {
@@ -258,7 +256,15 @@ final class WindowController {
     wasRunning = running
     if started { views.remote.closePopover() }
     render()
-    if ended { perform(autoStart.countEnded()) }
+    if ended {
+      let end: FrontEndSession.RunEnd
+      switch model?.status {
+      case .captured?: end = .captured
+      case .failed?: end = .failed(cameraGone: camera?.isFailed ?? false)
+      default: end = .cancelled
+      }
+      apply(session.runEnded(end, model: snapshot))
+    }
   }
 
   /// What the trace records of a render: each tick's lateness as its label is set, and each
@@ -273,7 +279,8 @@ final class WindowController {
     } else {
       countShown = nil
     }
-    if model != nil, statusTraced != status.description {
+    // NB: once the camera is open: "status idle" means ready for space.
+    if model != nil, !session.cameraStarting, statusTraced != status.description {
       statusTraced = status.description
       trace.record("status", status.description)
     }
@@ -290,6 +297,7 @@ final class WindowController {
   /// is left running when it returns.
   func close() async {
     page = .closing
+    session.close()
     views.controls.showStatus("Closing…")
     await stage.close()
     await stopRemote()

@@ -106,6 +106,15 @@ package final class ScreenStage {
     case state(ReadyRule.State)
     /// It cannot watch (no face model): why, in words; counts start by hand.
     case unavailable(String)
+
+    /// The report as the front-end machine hears it.
+    package var word: FrontEndSession.ReadyWord {
+      switch self {
+      case .state(.ready): .ready
+      case .state(.waiting(let words)): .waiting(words)
+      case .unavailable(let problem): .unavailable(problem)
+      }
+    }
   }
 
   /// The camera the screen holds now, or `nil`.

@@ -1,0 +1,357 @@
+/// What a person can do next, decided in one place for every front end: a pure state machine
+/// (inputs in, effects out, nothing done) that the terminal, the window and any new screen
+/// run unchanged.
+///
+/// It keeps what only the front end knows (its camera opening, a problem that stops any
+/// start, the switch for a count that starts by itself and what that count waits for, whether
+/// the program is ending) and answers every intent, from a key, a button, a GAction, a phone,
+/// the count that starts itself or a signal, with ``Reply/accepted(_:)`` and the effects to
+/// carry out, or ``Reply/refused(_:)`` and the reason in words. The front end's presentation
+/// (``presentation(of:audience:framing:faces:)``) reads the same state, so what a screen
+/// offers is exactly what the machine accepts. The front end is an effect runner: it opens
+/// the camera, starts and cancels the model's runs, arms the people watch and draws.
+///
+/// ```swift
+/// var session = FrontEndSession(.init(frames: true, holdsCamera: true, autoStart: false))
+/// run(session.cameraOpened(model: model.snapshot))
+/// switch session.ask(.start, model: model.snapshot) {
+/// case .accepted(let effects): run(effects)      // [.stopWatching?, .startCount(seconds: nil)]
+/// case .refused(let reason): show(reason)        // "the camera is still starting"
+/// }
+/// ```
+public struct FrontEndSession: Equatable, Sendable {
+  /// How a front end runs its sessions.
+  public struct Configuration: Equatable, Sendable {
+    /// Frames between counts and goes on after each photo (the window; the command with
+    /// `--frame`, a remote or a count that starts itself); without it the first count starts
+    /// as soon as the camera is open and the front end ends with that session.
+    public var frames: Bool
+    /// The screen holds a camera that opens before the first count (a preview, framing).
+    public var holdsCamera: Bool
+    /// A camera that cannot open, or that stops, ends the front end (the command) instead of
+    /// being shown as a problem the user can fix by choosing another (the window).
+    public var endsOnCameraFailure: Bool
+    /// The switch for a count that starts by itself: on or off at first, or `nil` where
+    /// there is none (no camera on screen to watch, the people step off).
+    public var autoStart: Bool?
+
+    /// Creates a configuration.
+    public init(
+      frames: Bool, holdsCamera: Bool, endsOnCameraFailure: Bool = true, autoStart: Bool? = nil
+    ) {
+      self.frames = frames
+      self.holdsCamera = holdsCamera
+      self.endsOnCameraFailure = endsOnCameraFailure
+      self.autoStart = autoStart
+    }
+  }
+
+  /// Where the front end is.
+  public enum Phase: Equatable, Sendable {
+    /// The camera and the model over it are being built (the window's camera menu).
+    case building
+    /// The screen's camera is opening; `takeNowAtStart`: take it now was asked meanwhile,
+    /// so the photo is taken as soon as the count begins.
+    case opening(takeNowAtStart: Bool)
+    /// The camera is open (or none is held): counting, or framing between counts.
+    case open
+    /// An end was asked (a signal, quit) while a run went on: its cancel is on its way.
+    case stopping
+    /// Nothing more happens; `asked`: a signal, a quit or a close ended it.
+    case over(asked: Bool)
+  }
+
+  /// What the front end carries out.
+  public enum Effect: Equatable, Sendable {
+    /// Start a session (``PhotoTimerViewModel/startTimer()``), with this count if given.
+    case startCount(seconds: Int?)
+    /// End the count now (``PhotoTimerViewModel/takeNow()``).
+    case takeNow
+    /// Cancel the session (``PhotoTimerViewModel/cancel()``).
+    case cancelRun
+    /// Count again from the top (``PhotoTimerViewModel/restart()``).
+    case restartRun
+    /// Watch the camera for the people, for the count that starts itself; `afterCount`: the
+    /// picture must empty first (the group of the count just ended is still in it).
+    case watchForPeople(afterCount: Bool)
+    /// Stop watching for the people.
+    case stopWatching
+    /// The front end ends (the command's loop, once the run has released everything).
+    case end
+  }
+
+  /// The answer to an intent.
+  public enum Reply: Equatable, Sendable {
+    /// Allowed: carry out these effects (none: the intent only changed what is shown).
+    case accepted([Effect])
+    /// Not now, and why, in words a screen shows (`a count is already running`).
+    case refused(String)
+
+    /// The effects, or none when refused.
+    public var effects: [Effect] {
+      if case .accepted(let effects) = self { return effects }
+      return []
+    }
+  }
+
+  /// What an intent comes with: a phone's count length, the switch's new state.
+  public struct Choice: Equatable, Sendable {
+    /// The count, in seconds, a start asks for.
+    public var seconds: Int?
+    /// The switch's new state; `nil` flips it.
+    public var on: Bool?
+
+    /// Creates a choice; by default none.
+    public init(seconds: Int? = nil, on: Bool? = nil) {
+      self.seconds = seconds
+      self.on = on
+    }
+  }
+
+  /// What the watch for the people says.
+  public enum ReadyWord: Equatable, Sendable {
+    /// Everyone is in and still.
+    case ready
+    /// What the count waits for, in words (`hold still`).
+    case waiting(String)
+    /// It cannot watch, and why.
+    case unavailable(String)
+  }
+
+  /// How a session ended on its own.
+  public enum RunEnd: Equatable, Sendable {
+    /// A photo (and the session is over).
+    case captured
+    /// Cancelled.
+    case cancelled
+    /// Failed; `cameraGone`: the screen's camera stopped, so nothing can be framed.
+    case failed(cameraGone: Bool)
+  }
+
+  /// The configuration.
+  public let configuration: Configuration
+  /// Where the front end is.
+  public private(set) var phase: Phase
+  /// Why nothing can start (a camera that could not open), shown instead of the status.
+  public private(set) var problem: String?
+  /// The switch for a count that starts by itself: on, off, or `nil` where there is none.
+  public private(set) var autoStart: Bool?
+  /// What the count that starts itself waits for now, in words, while the switch is on and
+  /// nothing counts.
+  public private(set) var waiting: String?
+
+  /// A front end at its start: its camera opening (or being built), or open when it holds
+  /// none.
+  public init(_ configuration: Configuration) {
+    self.configuration = configuration
+    phase = configuration.holdsCamera ? .opening(takeNowAtStart: false) : .open
+    autoStart = configuration.autoStart
+  }
+
+  /// Whether the front end has ended.
+  public var isOver: Bool {
+    if case .over = phase { return true }
+    return false
+  }
+
+  /// Whether a signal, a quit or a close asked the front end to end.
+  public var endAsked: Bool { phase == .stopping || phase == .over(asked: true) }
+
+  /// Whether the camera is still being built or opened.
+  public var cameraStarting: Bool {
+    switch phase {
+    case .building, .opening: true
+    case .open, .stopping, .over: false
+    }
+  }
+
+  // MARK: - The gate
+
+  /// The presentation of `model` as this front end shows it: the one gate every intent
+  /// passes (its ``PhotoTimerPresentation/actions``).
+  ///
+  /// - Parameters:
+  ///   - model: The model's moment.
+  ///   - audience: Who reads it.
+  ///   - framing: What framing between counts says, when the front end frames.
+  ///   - faces: The faces followed in the picture now.
+  public func presentation(
+    of model: PhotoTimerViewModel.Snapshot, audience: PhotoTimerPresentation.Audience = .keyboard,
+    framing: PhotoTimerPresentation.Framing? = nil, faces: [FaceMark] = []
+  ) -> PhotoTimerPresentation {
+    let over =
+      endAsked || isOver || !configuration.frames && model.hasRun && !model.isSessionRunning
+    var framing = model.isSessionRunning || cameraStarting ? nil : framing
+    if !model.isSessionRunning, let waiting {
+      framing = framing ?? PhotoTimerPresentation.Framing()
+      framing?.waiting = waiting
+    }
+    return model.presentation(
+      cameraStarting: cameraStarting, problem: problem, isOver: over, framing: framing,
+      audience: audience, startsWhenReady: !configuration.frames, faces: faces,
+      autoStart: autoStart)
+  }
+
+  /// Asks for `action`: accepted with its effects when the gate allows it now, refused with
+  /// the gate's reason otherwise.
+  ///
+  /// - Parameters:
+  ///   - action: The intent.
+  ///   - choice: What came with it.
+  ///   - model: The model now.
+  public mutating func ask(
+    _ action: PhotoTimerPresentation.Action, choice: Choice = Choice(),
+    model: PhotoTimerViewModel.Snapshot
+  ) -> Reply {
+    if let reason = presentation(of: model).refusal(of: action) { return .refused(reason) }
+    switch action {
+    case .start: return .accepted(startEffects(seconds: choice.seconds))
+    case .takeNow:
+      if model.isSessionRunning { return .accepted([.takeNow]) }
+      // NB: allowed before the count only while the camera opens for a count that starts at
+      // once: it is taken as soon as the count begins.
+      phase = .opening(takeNowAtStart: true)
+      return .accepted([])
+    case .cancel: return .accepted([.cancelRun])
+    case .restart: return .accepted([.restartRun])
+    case .quit: return .accepted(end(model: model))
+    case .autoStart:
+      return .accepted(setAutoStart(choice.on ?? !(autoStart ?? false), model: model))
+    }
+  }
+
+  /// A signal (or the window closing): the front end ends, cancelling a run first; never
+  /// refused.
+  public mutating func signal(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    end(model: model)
+  }
+
+  private mutating func end(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    waiting = nil
+    if model.isSessionRunning {
+      phase = .stopping
+      return [.cancelRun]
+    }
+    phase = .over(asked: true)
+    return [.end]
+  }
+
+  private mutating func startEffects(seconds: Int?) -> [Effect] {
+    problem = nil
+    waiting = nil
+    let stop: [Effect] = autoStart == true ? [.stopWatching] : []
+    return stop + [.startCount(seconds: seconds)]
+  }
+
+  private mutating func setAutoStart(_ on: Bool, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard autoStart != nil, autoStart != on else { return [] }
+    autoStart = on
+    guard on else {
+      waiting = nil
+      return [.stopWatching]
+    }
+    return watch(afterCount: false, model: model)
+  }
+
+  /// Watching begins only while framing: a count under way asks again when it ends.
+  private func watch(afterCount: Bool, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard autoStart == true, phase == .open, !model.isSessionRunning else { return [] }
+    return [.watchForPeople(afterCount: afterCount)]
+  }
+
+  /// The front end is up: with no camera of its own to open (a simulation, a camera each run
+  /// opens for itself) the first count starts at once, framing or not: there is nothing to
+  /// frame on.
+  public mutating func begin(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard phase == .open, !configuration.holdsCamera else { return [] }
+    return startEffects(seconds: nil)
+  }
+
+  // MARK: - The camera
+
+  /// A new camera and model are being built (the window's camera menu): nothing starts
+  /// until it has opened.
+  public mutating func cameraBuilding() -> [Effect] {
+    guard !isOver else { return [] }
+    phase = .building
+    problem = nil
+    waiting = nil
+    return []
+  }
+
+  /// The camera was built and is opening.
+  public mutating func cameraBuilt() -> [Effect] {
+    guard !isOver else { return [] }
+    phase = .opening(takeNowAtStart: false)
+    return []
+  }
+
+  /// The screen's camera is open: framing begins, or (without framing) the count.
+  public mutating func cameraOpened(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard case .opening(let takeNow) = phase else { return [] }
+    phase = .open
+    guard configuration.frames else {
+      return startEffects(seconds: nil) + (takeNow ? [.takeNow] : [])
+    }
+    return watch(afterCount: false, model: model)
+  }
+
+  /// The camera could not be built or opened, or stopped (why): the front end ends, or
+  /// shows why nothing can start.
+  public mutating func cameraFailed(_ problem: String) -> [Effect] {
+    guard !isOver else { return [] }
+    if configuration.endsOnCameraFailure {
+      phase = .over(asked: endAsked)
+      return [.end]
+    }
+    self.problem = problem
+    if case .opening = phase { phase = .open }
+    if phase == .building { phase = .open }
+    return []
+  }
+
+  // MARK: - The run
+
+  /// A session ended on its own, or was cancelled: without framing the front end ends with
+  /// it; with it, framing goes on (unless the camera is gone) and the count that starts
+  /// itself waits for the next group.
+  public mutating func runEnded(_ end: RunEnd, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    if phase == .stopping || !configuration.frames {
+      phase = .over(asked: endAsked)
+      return [.end]
+    }
+    if case .failed(true) = end, configuration.endsOnCameraFailure {
+      phase = .over(asked: false)
+      return [.end]
+    }
+    return watch(afterCount: true, model: model)
+  }
+
+  /// What the watch for the people says; everyone ready starts the count through the gate.
+  public mutating func heard(
+    _ word: ReadyWord, model: PhotoTimerViewModel.Snapshot
+  ) -> [Effect] {
+    // NB: a wait the switch has just ended, or one overtaken by a count, says nothing.
+    guard autoStart == true, !model.isSessionRunning, phase == .open else { return [] }
+    switch word {
+    case .ready:
+      waiting = nil
+      switch ask(.start, model: model) {
+      case .accepted(let effects): return effects
+      // NB: never in silence: the screen says why the group's count did not start.
+      case .refused(let reason): waiting = "no count by itself: \(reason)"
+      }
+    case .waiting(let words):
+      waiting = words
+    case .unavailable(let problem):
+      waiting = "no count by itself: \(problem)"
+    }
+    return []
+  }
+
+  /// The window or the program is closing: nothing more starts.
+  public mutating func close() {
+    phase = .over(asked: true)
+    waiting = nil
+  }
+}
