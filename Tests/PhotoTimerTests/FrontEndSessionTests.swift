@@ -210,3 +210,101 @@ extension CapturedPhoto {
     settings: CameraSettings(aperture: "f/2.8", shutterSpeed: "1/60s", iso: 100), location: nil,
     filter: .natural, shutterOffset: .seconds(3))
 }
+
+/// One script of intents through the machine, for the command and for the window, against a
+/// real view model: the same replies for both, every accepted effect happens to the model,
+/// every refused intent leaves it as it was.
+@MainActor
+@Suite("FrontEndSession over a view model", .timeLimit(.minutes(2)))
+struct FrontEndSessionModelTests {
+  typealias Action = PhotoTimerPresentation.Action
+
+  /// What the runners do with an effect, as `CommandSession.apply` and
+  /// `WindowController.apply` do it to the model.
+  static func apply(_ effects: [FrontEndSession.Effect], to model: PhotoTimerViewModel) {
+    for effect in effects {
+      switch effect {
+      case .startCount(let seconds):
+        if let seconds { model.countdownSeconds = seconds }
+        model.startTimer()
+      case .takeNow: model.takeNow()
+      case .cancelRun: model.cancel()
+      case .restartRun: model.restart()
+      case .watchForPeople, .stopWatching, .end: break
+      }
+    }
+  }
+
+  /// Runs `script` and returns each reply, checking what each did to the model.
+  static func replay(
+    _ configuration: FrontEndSession.Configuration, _ script: [Action]
+  ) async -> [FrontEndSession.Reply] {
+    let harness = ModelHarness()
+    let model = harness.model
+    var session = FrontEndSession(configuration)
+    _ = session.cameraOpened(model: model.snapshot)
+    var replies: [FrontEndSession.Reply] = []
+    for action in script {
+      let before = model.snapshot
+      let reply = session.ask(action, model: before)
+      replies.append(reply)
+      apply(reply.effects, to: model)
+      switch (reply, action) {
+      case (.refused, _):
+        #expect(model.snapshot == before, "\(action) was refused, yet the model changed")
+      case (.accepted, .start):
+        #expect(model.isSessionRunning && model.status == .counting(remaining: 5))
+        await harness.clock.waitForSleepers(4)
+      case (.accepted, .restart):
+        #expect(model.note?.hasPrefix("restarted") == true, "a restart that did not happen")
+        await harness.clock.waitForSleepers(4)
+      case (.accepted, .cancel):
+        #expect(!model.isSessionRunning && model.status == .idle)
+      case (.accepted, .takeNow):
+        // The count ends at once; the shutter waits for the simulated camera (1.4 s).
+        harness.clock.advance(by: .milliseconds(1400))
+        await model.waitForRun()
+        guard case .captured(let photo) = model.status else {
+          Issue.record("take it now was accepted, and no photo came: \(model.status)")
+          continue
+        }
+        #expect(photo.shutterOffset < .seconds(5), "the count was not ended")
+      default:
+        break
+      }
+    }
+    return replies
+  }
+
+  @Test("one script, two runners: the same replies, and every accepted intent happens")
+  func oneScriptTwoRunners() async {
+    let script: [Action] = [
+      .takeNow, .cancel, .start, .start, .restart, .cancel, .restart, .start, .takeNow, .start,
+      .cancel,
+    ]
+    let command = await Self.replay(
+      .init(frames: true, holdsCamera: true, autoStart: false), script)
+    let window = await Self.replay(
+      .init(frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: false),
+      script)
+    #expect(command == window)
+    #expect(
+      command.map { if case .refused = $0 { "refused" } else { "accepted" } } == [
+        "refused", "refused", "accepted", "refused", "accepted", "accepted", "refused",
+        "accepted", "accepted", "accepted", "accepted",
+      ])
+  }
+
+  @Test("a time-lapse that has taken its first photo is not offered a restart, and says why")
+  func timeLapseRestart() {
+    let model = PhotoTimerViewModel.Snapshot(
+      state: PhotoTimerState(status: .counting(remaining: 4)), isSessionRunning: true,
+      hasRun: true, photoTaken: true)
+    var session = FrontEndSessionTests.open(FrontEndSessionTests.framing)
+    #expect(!session.presentation(of: model).actions.contains(.restart))
+    #expect(
+      session.ask(.restart, model: model)
+        == .refused("a time-lapse is under way: cancel it to start again"))
+    #expect(session.ask(.cancel, model: model) == .accepted([.cancelRun]))
+  }
+}

@@ -106,6 +106,9 @@ extension PhotoTimerPresentation {
   {
     if context.isOver { return "the program is closing" }
     if context.betweenShots { return "a time-lapse is waiting for its next shot: cancel it first" }
+    if action == .restart, context.photoTaken {
+      return "a time-lapse is under way: cancel it to start again"
+    }
     switch (action, status) {
     case (.quit, _): return "a run is going: cancel it first"
     case (.start, .counting): return "a count is already running"
@@ -127,9 +130,12 @@ extension PhotoTimerPresentation {
     // NB: the switch is there whenever it can be used, counting or not: turned on during a
     // count, it waits for the next group.
     let switchable: [Action] = context.autoStart != nil ? [.autoStart] : []
+    // NB: a time-lapse that has taken its first photo goes on: a restart would not count it
+    // again from the top.
+    let restart: [Action] = context.photoTaken ? [] : [.restart]
     switch status {
-    case .counting: return [.takeNow, .cancel, .restart] + switchable
-    case .waiting, .capturing: return [.cancel, .restart] + switchable
+    case .counting: return [.takeNow, .cancel] + restart + switchable
+    case .waiting, .capturing: return [.cancel] + restart + switchable
     case .idle where context.cameraStarting && context.startsWhenReady && !context.hasRun:
       return [.takeNow, .quit]
     case .idle, .captured, .failed:

@@ -42,6 +42,9 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     /// off, or `nil` where there is none (no camera on screen, the people step off, a single
     /// count that starts at once).
     public var autoStart: Bool?
+    /// The session under way has taken a photo (a time-lapse goes on): it can be cancelled,
+    /// no longer restarted from the top.
+    public var photoTaken = false
 
     /// Creates a context; by default a ready camera and no run yet.
     ///

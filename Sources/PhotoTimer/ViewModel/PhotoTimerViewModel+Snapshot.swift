@@ -9,6 +9,9 @@ extension PhotoTimerViewModel {
     public var isSessionRunning: Bool
     /// Whether a run has started since the model was made (``PhotoTimerViewModel/hasRun``).
     public var hasRun: Bool
+    /// Whether the session under way has taken a photo: a time-lapse goes on, and a restart
+    /// would no longer count from the top (``PhotoTimerViewModel/restart()``).
+    public var photoTaken = false
 
     /// Creates a snapshot.
     ///
@@ -25,6 +28,22 @@ extension PhotoTimerViewModel {
       self.note = note
       self.isSessionRunning = isSessionRunning
       self.hasRun = hasRun
+    }
+
+    /// Creates a snapshot of a session that has taken a photo, or not.
+    ///
+    /// - Parameters:
+    ///   - state: The run's state.
+    ///   - note: The note.
+    ///   - isSessionRunning: Whether a session is under way.
+    ///   - hasRun: Whether a run has started.
+    ///   - photoTaken: Whether the session under way has taken a photo.
+    public init(
+      state: PhotoTimerState = PhotoTimerState(), note: String? = nil,
+      isSessionRunning: Bool = false, hasRun: Bool = false, photoTaken: Bool
+    ) {
+      self.init(state: state, note: note, isSessionRunning: isSessionRunning, hasRun: hasRun)
+      self.photoTaken = photoTaken
     }
 
     /// The presentation of this moment, with what only the front end knows.
@@ -47,12 +66,12 @@ extension PhotoTimerViewModel {
     ) -> PhotoTimerPresentation {
       var betweenShots = false
       if isSessionRunning, case .captured = state.status { betweenShots = true }
-      return PhotoTimerPresentation(
-        state: state,
-        context: .init(
-          cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
-          framing: framing, note: note, betweenShots: betweenShots, audience: audience,
-          startsWhenReady: startsWhenReady, faces: faces, autoStart: autoStart))
+      var context = PhotoTimerPresentation.Context(
+        cameraStarting: cameraStarting, problem: problem, hasRun: hasRun, isOver: isOver,
+        framing: framing, note: note, betweenShots: betweenShots, audience: audience,
+        startsWhenReady: startsWhenReady, faces: faces, autoStart: autoStart)
+      context.photoTaken = isSessionRunning && photoTaken
+      return PhotoTimerPresentation(state: state, context: context)
     }
   }
 

@@ -219,7 +219,9 @@ public final class PhotoTimerViewModel {
 
   /// This moment of the model as a value.
   public var snapshot: Snapshot {
-    Snapshot(state: state, note: note, isSessionRunning: isSessionRunning, hasRun: hasRun)
+    Snapshot(
+      state: state, note: note, isSessionRunning: isSessionRunning, hasRun: hasRun,
+      photoTaken: photoTaken)
   }
 
   /// Every change of the model from now on, each with the model as it is just after it, in
