@@ -33,23 +33,12 @@ final class CommandSession {
     case faces([FaceMark])
   }
 
-  /// The loop's own state: what only the command knows about the screen and the outcome.
+  /// The loop's own state: what may happen next, and what is drawn.
   struct Progress {
     /// What may happen next: the one front-end machine the window runs too.
     var session: FrontEndSession
-    /// With `--frame`: between counts, what to say.
-    var framing: PhotoTimerPresentation.Framing?
-    var signal: Int32?
-    var result = PhotoTimerResult.cancelled
-    var photos = 0
-    /// Every file saved, in order.
-    var saved: [URL] = []
-    /// The current session's runs, for the chart, and the one of the last photo.
-    var timeline: Timeline
-    var photoTimeline = Timeline()
-    /// When the first session started, and when the current one did, from it.
-    var origin: ContinuousClock.Instant?
-    var sessionStart = Duration.zero
+    /// The runs' chart, the photos, framing's words and the outcome.
+    var record: CommandRecord
     /// The model as of the last change the loop has handled, which is what is drawn: the
     /// model itself may be ahead (a cancel from a key is in it at once, its update still
     /// queued), and the screen must never show a change beside the command's state from
@@ -118,8 +107,9 @@ final class CommandSession {
         frames: screen.frames, holdsCamera: camera != nil,
         autoStart: screen.frames && ready != nil ? options.startWhenReady : nil))
     progress = Progress(
-      session: session, framing: screen.frames ? PhotoTimerPresentation.Framing() : nil,
-      timeline: Timeline(sequential: options.sequential), shown: model.snapshot)
+      session: session,
+      record: CommandRecord(frames: screen.frames, sequential: options.sequential),
+      shown: model.snapshot)
   }
 
   /// Runs until a photo is taken, the run fails, or it is cancelled (with `--frame`: until
@@ -201,9 +191,10 @@ final class CommandSession {
     let last = model.presentation(isOver: true)
     remote?.hub.publish(last)
     await remote?.stop()
+    let record = progress.record
     await display.finish(
-      last, result: progress.result, timeline: progress.photoTimeline, photos: progress.saved)
-    if case .failed(let failure) = progress.result {
+      last, result: record.result, timeline: record.photoTimeline, photos: record.saved)
+    if case .failed(let failure) = record.result {
       StandardStream.error.write("error: \(failure.message)\n")
     }
     await stage.close()
@@ -212,12 +203,7 @@ final class CommandSession {
     if let problem = await display.close() {
       StandardStream.error.write("error: the output could not be written: \(problem)\n")
     }
-    if keepsFraming, progress.signal == nil {
-      if progress.photos > 0 { return .success }
-      if case .failed = progress.result { return .failure }
-      return .cancelled
-    }
-    return ExitCode(progress.result, signal: progress.signal)
+    return record.exitCode
   }
 
   /// Carries out what the front-end machine decided.
@@ -226,8 +212,7 @@ final class CommandSession {
       switch effect {
       case .startCount(let seconds):
         if let seconds { model.countdownSeconds = seconds }
-        progress.framing?.problem = nil
-        progress.framing?.cancelled = false
+        progress.record.countStarts()
         model.startTimer()
         if options.sequential {
           model.post(note: "--sequential: one preparation after another, then the count")
@@ -249,7 +234,7 @@ final class CommandSession {
   private func handle(_ next: Input, display: any CommandDisplay) async {
     switch next {
     case .update(let update):
-      let time = record(update)
+      let time = handled(update)
       let shown = presentation(update.snapshot)
       await display.show(shown, after: update, time: time)
       remote?.publish(
@@ -258,11 +243,11 @@ final class CommandSession {
     case .key(let key):
       pressed(key)
     case .signal(let number):
-      if progress.signal == nil { progress.signal = number }
+      if progress.record.signal == nil { progress.record.signal = number }
       apply(progress.session.signal(model: model.snapshot))
     case .cameraOpened(let problem?):
       // NB: worded as the engine words a camera step that failed.
-      progress.result = .failed(
+      progress.record.result = .failed(
         PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(problem)"))
       apply(progress.session.cameraFailed(problem))
       return
@@ -278,8 +263,7 @@ final class CommandSession {
       guard progress.session.autoStart == true, !model.isSessionRunning,
         progress.session.phase == .open
       else { return }
-      let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
-      await display.showReady(report, time: now)
+      await display.showReady(report, time: progress.record.now)
       apply(progress.session.heard(report.word, model: model.snapshot))
     case .faces(let marks):
       guard marks != progress.faces else { return }
@@ -291,7 +275,7 @@ final class CommandSession {
   /// Draws the model as the loop has it (``Progress/shown``), after an input of the
   /// command's own.
   private func draw(_ display: any CommandDisplay) async {
-    let now = progress.origin.map { $0.duration(to: .now) } ?? .zero
+    let now = progress.record.now
     let shown = presentation(progress.shown)
     await display.show(shown, after: nil, time: now)
     remote?.publish(
@@ -303,74 +287,33 @@ final class CommandSession {
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
     progress.session.presentation(
-      of: snapshot, audience: audience, framing: progress.framing, faces: progress.faces)
+      of: snapshot, audience: audience, framing: progress.record.framing, faces: progress.faces)
   }
 
-  /// What the model's change means for the command: the chart, the outcome, the end.
-  /// Returns when it happened, on the command's time axis.
-  private func record(_ update: PhotoTimerViewModel.Update) -> Duration {
-    let origin = progress.origin ?? update.published
-    progress.origin = origin
+  /// A change of the model: recorded for the chart and the outcome, and a session's end told
+  /// to the front-end machine. Returns when it happened, on the command's time axis.
+  private func handled(_ update: PhotoTimerViewModel.Update) -> Duration {
     progress.shown = update.snapshot
-    var time = origin.duration(to: update.published)
+    let time = progress.record.record(update)
     switch update.cause {
-    case .started:
-      progress.sessionStart = time
-      progress.timeline = Timeline(sequential: options.sequential)
-    case .event(.run(let event, let runStart)):
-      time = progress.sessionStart + runStart + event.offset
-      progress.timeline.record(event, runStart: runStart)
-      if case .captured(let photo) = event.kind { taken(photo) }
-    case .event(.timeLapseShot):
-      progress.timeline.freeze()
-    case .event:
-      break
-    case .note:
-      break
     case .cancelled:
-      progress.framing?.cancelled = true
       apply(progress.session.runEnded(.cancelled, model: model.snapshot))
     case .ended(let result):
-      ended(result)
-    }
-    return time
-  }
-
-  /// A photo is taken: counted at its `captured` event, not at the run's end. A Ctrl-C or a
-  /// `q` that ends the loop as the run ends (its `captured` shown, its end still queued, or a
-  /// cancel that overtook it) must not turn a saved photo into exit 130.
-  private func taken(_ photo: CapturedPhoto) {
-    if let file = photo.file { progress.saved.append(file) }
-    progress.result = .captured(photo)
-    progress.photoTimeline = progress.timeline
-    guard keepsFraming else { return }
-    progress.photos += 1
-    // NB: an optional chain's assignment holds its access while the value is evaluated.
-    let photos = progress.photos
-    progress.framing?.photos = photos
-    progress.framing?.lastFile = photo.file.map { $0.lastPathComponent } ?? "none"
-  }
-
-  /// The session ended on its own: without `--frame` the command ends with it; with it,
-  /// framing goes on, unless the camera that frames has stopped.
-  private func ended(_ result: PhotoTimerResult) {
-    // NB: the photo was counted at its event (``taken(_:)``); its chart now has the run's last
-    // events.
-    if case .captured = result { progress.photoTimeline = progress.timeline }
-    let end: FrontEndSession.RunEnd
-    switch result {
-    case .captured: end = .captured
-    case .cancelled:
-      progress.framing?.cancelled = true
-      end = .cancelled
-    case .failed(let failure):
-      progress.framing?.problem = failure.message
+      let end: FrontEndSession.RunEnd
+      switch result {
+      case .captured: end = .captured
+      case .cancelled: end = .cancelled
       // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
       // DSLR's live view is only the preview: gphoto2 still takes the photos).
-      end = .failed(cameraGone: camera?.isFailed ?? false && !options.camera.kind.shootsItself)
+      case .failed:
+        end = .failed(cameraGone: camera?.isFailed ?? false && !options.camera.kind.shootsItself)
+      }
+      apply(progress.session.runEnded(end, model: model.snapshot))
+      if progress.session.isOver { progress.record.result = result }
+    default:
+      break
     }
-    apply(progress.session.runEnded(end, model: model.snapshot))
-    if progress.session.isOver { progress.result = result }
+    return time
   }
 
 }
