@@ -159,35 +159,12 @@ extension WindowController {
       page = .photo
       views.preview.showPhotoPage(true)
       render()
-      if let trace { tracePhotoBounds(trace, width: frame.width, height: frame.height) }
-    }
-  }
-
-  /// Where the photo is drawn in the window once laid out: the picture's box, with the
-  /// photo fitted inside it keeping its proportions (as GtkPicture draws it).
-  private func tracePhotoBounds(_ trace: Trace, width: Int, height: Int) {
-    let window = views.window
-    let picture = views.photo.picture
-    // NB: looked at on each of the window's frames until the page is mapped, laid out and
-    // its crossfade over (at most 5 s): the frame clock runs then anyway.
-    FrameClock.animate(window) { [weak self] elapsed in
-      guard let self, self.page == .photo, elapsed < .seconds(5) else { return false }
-      var bounds = graphene_rect_t()
-      guard gtk_widget_get_mapped(picture) != 0, !self.views.preview.isChangingPage,
-        gtk_widget_compute_bounds(picture, window, &bounds) != 0, bounds.size.width > 1
-      else { return true }
-      let box = (
-        x: Double(bounds.origin.x), y: Double(bounds.origin.y), width: Double(bounds.size.width),
-        height: Double(bounds.size.height)
-      )
-      let scale = min(box.width / Double(width), box.height / Double(height))
-      let shown = (width: Double(width) * scale, height: Double(height) * scale)
-      let x = box.x + (box.width - shown.width) / 2
-      let y = box.y + (box.height - shown.height) / 2
-      trace.record(
-        "photo-bounds",
-        [x, y, shown.width, shown.height].map { String(Int($0.rounded())) }.joined(separator: " "))
-      return false
+      tracer?.photoBounds(
+        in: views.window, picture: views.photo.picture, width: frame.width,
+        height: frame.height
+      ) { [weak self] in
+        (up: self?.page == .photo, changing: self?.views.preview.isChangingPage ?? false)
+      }
     }
   }
 

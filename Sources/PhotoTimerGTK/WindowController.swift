@@ -33,6 +33,8 @@ final class WindowController {
   var settings: WindowSettings
   let store: SettingsStore
   let trace: Trace?
+  /// What the trace records, when there is one.
+  let tracer: WindowTracer?
   let sound: ShutterSound
 
   /// The screen's camera and its life: the camera, the model over services built on it, the
@@ -75,13 +77,6 @@ final class WindowController {
   /// Whether the model ran a count when it last changed (``modelChanged()``).
   private var wasRunning = false
   var savedLocation: CommandOptions.LocationChoice?
-  // What the trace has seen.
-  private var runStart: ContinuousClock.Instant?
-  private var countShown: Int?
-  private var firstFrameTraced = false
-  /// When the current camera began to open (for the trace's frame latency).
-  private var openingStarted = ContinuousClock.now
-  private var statusTraced: String?
 
   init(
     views: Views, options: CommandOptions.RunOptions, settings: WindowSettings,
@@ -92,6 +87,7 @@ final class WindowController {
     self.settings = settings
     self.store = store
     self.trace = trace
+    tracer = trace.map(WindowTracer.init)
     sound = ShutterSound(enabled: options.beep ?? true)
     mirrored = options.mirror ?? options.camera.kind.mirrored(options.camera)
     stage.screen = self
@@ -102,7 +98,7 @@ final class WindowController {
   /// Renders the first frame, then opens the camera and looks for the others.
   func begin() {
     render()
-    if let trace { probeMainActor(trace) }
+    tracer?.probeMainActor(chores)
     chores.start { [self] in
       if options.camera.isAuto {
         // NB: asks the system (and gphoto2 when a still camera is plugged in), off the main
@@ -117,18 +113,6 @@ final class WindowController {
       rebuild()
       if options.remote != nil { await setRemote(true) }
       await discoverCameras()
-    }
-  }
-
-  /// For the trace: a main-actor task started from GTK's callback runs on the GTK thread, and
-  /// its sleep wakes on time, before anything else keeps the loop busy.
-  private func probeMainActor(_ trace: Trace) {
-    chores.start {
-      trace.record("main-thread", Thread.isMainThread ? 1 : 0)
-      let before = ContinuousClock.now
-      try? await Task.sleep(for: .milliseconds(100))
-      trace.record("main-sleep", before.advanced(by: .milliseconds(100)).duration(to: .now))
-      trace.record("main-thread", Thread.isMainThread ? 1 : 0)
     }
   }
 
@@ -153,7 +137,7 @@ final class WindowController {
     case .buildFailed(let error):
       apply(session.cameraFailed("\(CommandAdvice.advise(error))"))
     case .built(let model):
-      openingStarted = .now
+      tracer?.cameraOpening()
       // NB: the switch keeps its state from camera to camera, where there is one.
       let on = session.autoStart ?? options.startWhenReady
       session = FrontEndSession(
@@ -242,7 +226,9 @@ final class WindowController {
     } else if !running {
       previewLook = nil
     }
-    if let trace { traceRender(trace, status: status) }
+    tracer?.rendered(
+      status, countdownSeconds: model?.countdownSeconds,
+      ready: model != nil && !session.cameraStarting)
   }
 
   /// The model's state changed: the screen follows, and what a count's start or end sets off
@@ -267,28 +253,9 @@ final class WindowController {
     }
   }
 
-  /// What the trace records of a render: each tick's lateness as its label is set, and each
-  /// new status (once the model exists: "status idle" means ready for space).
-  private func traceRender(_ trace: Trace, status: PhotoTimerStatus) {
-    if case .counting(let remaining) = status, remaining > 0 {
-      if countShown != remaining, let runStart, let model {
-        let deadline = runStart.advanced(by: .seconds(model.countdownSeconds - remaining))
-        if deadline <= .now { trace.record("tick", deadline.duration(to: .now)) }
-      }
-      countShown = remaining
-    } else {
-      countShown = nil
-    }
-    // NB: once the camera is open: "status idle" means ready for space.
-    if model != nil, !session.cameraStarting, statusTraced != status.description {
-      statusTraced = status.description
-      trace.record("status", status.description)
-    }
-  }
-
   /// A count starts now (for the trace's tick lateness).
   func countStarts() {
-    runStart = .now
+    tracer?.countStarts()
   }
 
   // MARK: - Closing
@@ -334,12 +301,6 @@ extension WindowController: PreviewTarget {
     }
     guard !Task.isCancelled else { return }
     views.preview.show(shown)
-    if let trace {
-      trace.record("frame", openingStarted.advanced(by: frame.timestamp).duration(to: .now))
-      if !firstFrameTraced {
-        firstFrameTraced = true
-        trace.record("first-frame", Trace.monotonicNanoseconds)
-      }
-    }
+    tracer?.shown(frame)
   }
 }
