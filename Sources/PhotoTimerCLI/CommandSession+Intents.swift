@@ -9,8 +9,10 @@ extension CommandSession {
   /// A key: the first of its actions the presentation allows now (space takes it now while
   /// counting, else starts), done as every other front end does it.
   func pressed(_ key: Key) {
-    let shown = presentation(model.snapshot)
-    if let action = shown.first(of: key.actions(framing: keepsFraming)) {
+    let candidates = key.actions(framing: keepsFraming)
+    // NB: a key none of whose actions is allowed asks for its last (space: start): the machine refuses it
+    // and the screen says why.
+    if let action = presentation(model.snapshot).first(of: candidates) ?? candidates.last {
       perform(action)
     }
   }

@@ -93,6 +93,16 @@ struct FrontEndSessionTests {
     }
   }
 
+  @Test("a refused intent is said on the screen until the model changes or another is answered")
+  func refusalSaid() {
+    var session = Self.open(Self.framing)
+    #expect(session.ask(.start, model: Self.counting) == .refused("a count is already running"))
+    #expect(session.presentation(of: Self.counting).note == "not now: a count is already running")
+    #expect(session.presentation(of: Self.running(.counting(remaining: 2))).note == nil)
+    #expect(session.ask(.cancel, model: Self.counting) == .accepted([.cancelRun]))
+    #expect(session.presentation(of: Self.counting).note == nil)
+  }
+
   @Test("the command without framing: take it now while the camera opens is kept for the count")
   func takeNowWhileOpening() {
     var session = FrontEndSession(Self.command)

@@ -139,6 +139,16 @@ public struct FrontEndSession: Equatable, Sendable {
   /// What the count that starts itself waits for now, in words, while the switch is on and
   /// nothing counts.
   public private(set) var waiting: String?
+  /// The last intent refused, why, and the model it was refused against: the screen says the
+  /// reason (as its note) until the model changes or another intent is answered.
+  public private(set) var refusal: (reason: String, model: PhotoTimerViewModel.Snapshot)?
+
+  public static func == (lhs: FrontEndSession, rhs: FrontEndSession) -> Bool {
+    lhs.configuration == rhs.configuration && lhs.phase == rhs.phase
+      && lhs.problem == rhs.problem && lhs.autoStart == rhs.autoStart
+      && lhs.waiting == rhs.waiting && lhs.refusal?.reason == rhs.refusal?.reason
+      && lhs.refusal?.model == rhs.refusal?.model
+  }
 
   /// A front end at its start: its camera opening (or being built), or open when it holds
   /// none.
@@ -186,10 +196,13 @@ public struct FrontEndSession: Equatable, Sendable {
       framing = framing ?? PhotoTimerPresentation.Framing()
       framing?.waiting = waiting
     }
-    return model.presentation(
+    var shown = model.presentation(
       cameraStarting: cameraStarting, problem: problem, isOver: over, framing: framing,
       audience: audience, startsWhenReady: !configuration.frames, faces: faces,
       autoStart: autoStart)
+    // NB: never in silence: a refused key or shortcut is answered on the screen itself.
+    if let refusal, refusal.model == model { shown.note = "not now: \(refusal.reason)" }
+    return shown
   }
 
   /// Asks for `action`: accepted with its effects when the gate allows it now, refused with
@@ -203,7 +216,11 @@ public struct FrontEndSession: Equatable, Sendable {
     _ action: PhotoTimerPresentation.Action, choice: Choice = Choice(),
     model: PhotoTimerViewModel.Snapshot
   ) -> Reply {
-    if let reason = presentation(of: model).refusal(of: action) { return .refused(reason) }
+    if let reason = presentation(of: model).refusal(of: action) {
+      refusal = (reason, model)
+      return .refused(reason)
+    }
+    refusal = nil
     switch action {
     case .start: return .accepted(startEffects(seconds: choice.seconds))
     case .takeNow:
@@ -338,8 +355,11 @@ public struct FrontEndSession: Equatable, Sendable {
       waiting = nil
       switch ask(.start, model: model) {
       case .accepted(let effects): return effects
-      // NB: never in silence: the screen says why the group's count did not start.
-      case .refused(let reason): waiting = "no count by itself: \(reason)"
+      // NB: never in silence: the screen says why the group's count did not start (in the
+      // wait's words, not as a refused key's note).
+      case .refused(let reason):
+        waiting = "no count by itself: \(reason)"
+        refusal = nil
       }
     case .waiting(let words):
       waiting = words
