@@ -143,6 +143,7 @@ public struct FrontEndSession: Equatable, Sendable {
   /// reason (as its note) until the model changes or another intent is answered.
   public private(set) var refusal: (reason: String, model: PhotoTimerViewModel.Snapshot)?
 
+  /// Whether two machines are in the same state.
   public static func == (lhs: FrontEndSession, rhs: FrontEndSession) -> Bool {
     lhs.configuration == rhs.configuration && lhs.phase == rhs.phase
       && lhs.problem == rhs.problem && lhs.autoStart == rhs.autoStart
