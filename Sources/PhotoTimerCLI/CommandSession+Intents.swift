@@ -29,7 +29,7 @@ extension CommandSession {
   /// length, the switch's state; a key flips the switch), and carries out its effects.
   func perform(_ action: PhotoTimerPresentation.Action, choice: IntentChoice = IntentChoice()) {
     let reply = progress.session.ask(
-      action, choice: .init(seconds: choice.seconds, on: choice.on), model: model.snapshot)
+      action, choice: choice, model: model.snapshot)
     apply(reply.effects)
   }
 }

@@ -49,7 +49,7 @@ extension WindowController {
   /// allows it now (the same gate as its buttons and keys); refused with its reason otherwise.
   private func asked(_ intent: RemoteIntent) -> RemoteReply {
     RemoteLink.answer(intent, shown: presentation(for: .phone)) { action, choice in
-      ask(action, choice: .init(seconds: choice.seconds, on: choice.on))
+      ask(action, choice: choice)
     }
   }
 

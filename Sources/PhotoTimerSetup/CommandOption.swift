@@ -60,15 +60,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   }
 
   /// A value completion offers, with what it means.
-  package struct Word: Equatable, Sendable {
-    package var value: String
-    package var about: String
-
-    package init(_ value: String, _ about: String = "") {
-      self.value = value
-      self.about = about
-    }
-  }
+  package typealias Word = ShellCompletion.Candidate
 
   /// The option's declaration.
   package struct Declaration {

@@ -140,16 +140,5 @@ package final class RemoteLink: Sendable {
 }
 
 /// What comes with an intent besides its action: a start's length (the phone's choice), the
-/// switch's state (a phone sets it; a key flips it).
-package struct IntentChoice: Sendable, Equatable {
-  /// The count's length in seconds, or `nil` for the program's own.
-  package var seconds: Int?
-  /// The switch's new state, or `nil` to flip it.
-  package var on: Bool?
-
-  /// A choice; nothing chosen by default.
-  package init(seconds: Int? = nil, on: Bool? = nil) {
-    self.seconds = seconds
-    self.on = on
-  }
-}
+/// switch's state (a phone sets it; a key flips it): the front-end machine's own.
+package typealias IntentChoice = FrontEndSession.Choice

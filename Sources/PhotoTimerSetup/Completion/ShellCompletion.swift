@@ -119,7 +119,7 @@ package struct ShellCompletion: Sendable {
     case .folders:
       return .paths(prefix: prefix, foldersOnly: true)
     case .words(let words):
-      candidates = words.map { Candidate($0.value, $0.about) }
+      candidates = words
     case .typed:
       candidates = []
     }
