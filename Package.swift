@@ -11,11 +11,14 @@ import PackageDescription
 //      (the engine, the view model, the presentation: no platform code); neither uses the other.
 //   4. Platform-free libraries over the engine: PhotoTimerImaging, PhotoTimerLocation,
 //      PhotoTimerTesting.
-//   5. Pictures: PhotoTimerJPEG (files), PhotoTimerTerminal (cells), PhotoTimerFaces (dlib).
-//   6. The pieces that reach a device, a program or a socket: PhotoTimerGPSD, PhotoTimerFFmpeg,
+//   5. PhotoTimerCommandLine: the command-line grammar (options, help, manual page,
+//      completions, the camera kinds as `--camera` names them), pure and platform-free.
+//   6. Pictures: PhotoTimerJPEG (files), PhotoTimerTerminal (cells), PhotoTimerFaces (dlib).
+//   7. The pieces that reach a device, a program or a socket: PhotoTimerGPSD, PhotoTimerFFmpeg,
 //      PhotoTimerGPhoto2, PhotoTimerGStreamer, PhotoTimerRemote; and PhotoTimerHarnesses.
-//   7. PhotoTimerSetup: what both programs set up from the same options.
-//   8. The programs: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`), the
+//   8. PhotoTimerSetup: what both programs set up from the same options (the camera drivers,
+//      the camera and services they open, the remote link, the advice for errors).
+//   9. The programs: PhotoTimerCLI (`phototimer`), PhotoTimerGTK (`phototimer-gtk`), the
 //      benchmarks and the fuzzers. Test targets are above them all.
 
 let package = Package(
@@ -150,13 +153,18 @@ let package = Package(
     .target(
       name: "PhotoTimerHarnesses",
       dependencies: ["PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
-    // What both programs set up from the same options: the options, the camera kinds (the one
-    // registry), the camera and services they ask for, the remote link, the advice for errors
-    // and the exit codes.
+    // The command-line grammar of both programs: the options, their help, the manual pages,
+    // the shells' completions, the exit codes and the camera kinds as `--camera` names them (the
+    // one registry). Pure: no C library, no platform module.
+    .target(
+      name: "PhotoTimerCommandLine",
+      dependencies: ["PhotoTimer", "PhotoTimerImaging", "PhotoTimerLocation"]),
+    // What both programs set up from the same options: the camera drivers, the camera and
+    // services they ask for, the remote link, the advice for errors.
     .target(
       name: "PhotoTimerSetup",
       dependencies: [
-        "PhotoTimerConcurrency",
+        "PhotoTimerConcurrency", "PhotoTimerCommandLine",
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
         "PhotoTimerRemote", "PhotoTimerFaces",
@@ -168,6 +176,7 @@ let package = Package(
         "PhotoTimerConcurrency", "PhotoTimerRemote",
         "PhotoTimer", "PhotoTimerSetup", "PhotoTimerLocation", "PhotoTimerGPSD",
         "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "PhotoTimerTerminal",
+        "PhotoTimerCommandLine",
       ]),
     // The desktop window: GTK 4 drives the unchanged view model; the main actor runs in GLib's
     // loop. Apart from the command so that `phototimer` keeps no GTK dependency.
@@ -176,7 +185,7 @@ let package = Package(
       dependencies: [
         "PhotoTimerConcurrency",
         "PhotoTimer", "PhotoTimerSetup", "PhotoTimerImaging", "PhotoTimerJPEG",
-        "PhotoTimerPOSIX", "PhotoTimerRemote", "CGTK",
+        "PhotoTimerPOSIX", "PhotoTimerRemote", "PhotoTimerCommandLine", "CGTK",
       ]),
     // GTK 4 and libcanberra; the flags come from scripts/pkgconfig.sh (see the Makefile).
     .systemLibrary(
@@ -189,7 +198,7 @@ let package = Package(
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
         "PhotoTimerTerminal", "PhotoTimerSetup", "PhotoTimerRemote", "PhotoTimerFaces",
-        "CMallocControl",
+        "PhotoTimerCommandLine", "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(
@@ -197,7 +206,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer", "PhotoTimerSetup", "PhotoTimerFFmpeg", "PhotoTimerGPSD",
         "PhotoTimerGStreamer", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerLocation",
-        "PhotoTimerRemote",
+        "PhotoTimerRemote", "PhotoTimerCommandLine",
       ]),
     // glibc allocator controls for the benchmark's memory figure only.
     .target(name: "CMallocControl"),
@@ -284,7 +293,7 @@ let package = Package(
       dependencies: [
         "PhotoTimer",
         "PhotoTimerGTK", "PhotoTimerSetup", "PhotoTimerConcurrency", "PhotoTimerPOSIX",
-        "PhotoTimerHarnesses", "PhotoTimerTesting",
+        "PhotoTimerHarnesses", "PhotoTimerTesting", "PhotoTimerCommandLine",
       ]),
     // The remote's router, and its server on loopback spoken to as raw HTTP.
     .testTarget(
@@ -302,7 +311,13 @@ let package = Package(
         "PhotoTimerLocation",
         "PhotoTimer", "PhotoTimerCLI", "PhotoTimerSetup", "PhotoTimerPOSIX",
         "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTerminal",
-        "PhotoTimerTesting", "PhotoTimerRemote",
+        "PhotoTimerTesting", "PhotoTimerRemote", "PhotoTimerCommandLine",
+      ]),
+    // The command-line grammar alone: parsed, helped and completed with no C library linked.
+    .testTarget(
+      name: "PhotoTimerCommandLineTests",
+      dependencies: [
+        "PhotoTimerCommandLine", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerLocation",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// What the command keeps of its runs for its screen and its end: the chart of each session,

@@ -1,4 +1,5 @@
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerRemote
 import PhotoTimerSetup
 import PhotoTimerTerminal

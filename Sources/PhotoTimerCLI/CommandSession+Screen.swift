@@ -1,3 +1,4 @@
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 import PhotoTimerTerminal
 
@@ -31,7 +32,7 @@ extension CommandSession {
       let graphics = TerminalGraphics(environment: environment)
       let wanted = mode == .live && options.preview && options.color && hasCamera
       preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
-      mirrored = options.mirror ?? options.camera.kind.mirrored(options.camera)
+      mirrored = options.mirror ?? options.camera.driver.mirrored(options.camera)
       if mode == .live, options.preview, hasCamera, preview == nil {
         if !options.color {
           noPicture = "no picture: colour is off (NO_COLOR or --no-color)"

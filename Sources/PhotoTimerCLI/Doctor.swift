@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerGPSD
 import PhotoTimerJPEG
@@ -25,7 +26,7 @@ struct Doctor {
 
     // Cameras: what each kind finds on this machine, in the registry's order.
     for kind in CameraKinds.all {
-      for found in await kind.diagnose(options) {
+      for found in await kind.driver.diagnose(options) {
         line(found.mark, found.subject, found.text)
         for detail in found.details { StandardStream.output.write(detail + "\n") }
       }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerGPSD
 import PhotoTimerImaging
 import PhotoTimerJPEG
@@ -16,7 +17,9 @@ struct PhotoTimerCommand {
     SignalWatcher.ignoreBrokenPipe()
     ThreadPriority.lowerCPUWork()
     // NB: the shells' completion and the packaging's generated pages, before any parsing.
-    if let answer = await InternalCommand.run(Array(CommandLine.arguments.dropFirst())) {
+    if let answer = await InternalCommand.run(
+      Array(CommandLine.arguments.dropFirst()), completion: .onThisMachine)
+    {
       if answer.status == .success {
         StandardStream.output.write(answer.output)
       } else {

@@ -1,6 +1,7 @@
 import CGTK
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// The camera menu: the cameras found, then "Image file…" and "Stream URL…", which ask for a
@@ -142,5 +143,5 @@ final class CameraMenu {
   }
 
   /// A camera's name in the menu, as its kind says it.
-  static func name(_ camera: CameraChoice) -> String { camera.kind.menuName(camera) }
+  static func name(_ camera: CameraChoice) -> String { camera.driver.menuName(camera) }
 }

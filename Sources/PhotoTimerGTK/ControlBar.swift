@@ -1,5 +1,6 @@
 import CGTK
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerSetup
 

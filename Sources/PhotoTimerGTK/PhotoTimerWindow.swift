@@ -1,5 +1,6 @@
 import CGTK
 import Foundation
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// The window, for layout only: the picture (``PreviewArea``, with the ``PhotoPage`` behind
@@ -68,7 +69,7 @@ final class PhotoTimerWindow {
       controller.chores.start { await controller.setRemote(on) }
     }
     let controls = ControlBar(
-      options: options, mirrored: options.mirror ?? options.camera.kind.mirrored(options.camera),
+      options: options, mirrored: options.mirror ?? options.camera.driver.mirrored(options.camera),
       cameraMenu: cameras.widget, remote: remote.widget, choices: forward)
     gtk_window_set_child(
       typedWindow,

@@ -1,6 +1,7 @@
 import CGTK
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerSetup
@@ -91,7 +92,7 @@ extension WindowController {
     guard camera != options.camera else { return }
     options.camera = camera
     fallback = nil
-    if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
+    if options.mirror == nil { mirrored = options.camera.driver.mirrored(options.camera) }
     views.controls.setMirror(mirrored)
     settings.camera = options.camera.text
     settings.ffmpegFormat = options.camera.format
@@ -127,7 +128,7 @@ extension WindowController {
   /// as its driver lists them), hidden when it offers none.
   func showSizes() async {
     let camera = options.camera
-    let menu = await Task.detached { await camera.kind.sizes(camera) }.value
+    let menu = await Task.detached { await camera.driver.sizes(camera) }.value
     guard !closing, camera == options.camera else { return }
     views.controls.showSizes(menu, current: options.resolution)
   }

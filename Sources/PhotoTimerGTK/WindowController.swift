@@ -2,6 +2,7 @@ import CGTK
 import Foundation
 import Observation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerImaging
 import PhotoTimerSetup
@@ -89,7 +90,7 @@ final class WindowController {
     self.trace = trace
     tracer = trace.map(WindowTracer.init)
     sound = ShutterSound(enabled: options.beep ?? true)
-    mirrored = options.mirror ?? options.camera.kind.mirrored(options.camera)
+    mirrored = options.mirror ?? options.camera.driver.mirrored(options.camera)
     stage.screen = self
     stage.report = { [weak self] in self?.staged($0) }
     if let trace { views.remote.popoverShown = { trace.record("popover", $0 ? 1 : 0) } }
@@ -105,7 +106,7 @@ final class WindowController {
         // thread.
         options.camera = await ProgramSetup.resolveAuto()
         if options.camera.scenePreset != nil { fallback = ProgramSetup.noCameraFound }
-        if options.mirror == nil { mirrored = options.camera.kind.mirrored(options.camera) }
+        if options.mirror == nil { mirrored = options.camera.driver.mirrored(options.camera) }
         views.controls.setMirror(mirrored)
         views.cameras.current = options.camera
         views.cameras.show([options.camera])

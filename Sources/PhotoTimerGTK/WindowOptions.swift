@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// The window's command line: `phototimer`'s options for the camera, the count, the folder,

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// What the window remembers between runs: the last countdown, camera and look chosen in it,

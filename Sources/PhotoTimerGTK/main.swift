@@ -1,6 +1,7 @@
 import CGTK
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerPOSIX
 import PhotoTimerSetup
 

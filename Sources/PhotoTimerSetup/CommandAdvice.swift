@@ -1,3 +1,4 @@
+import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
 import PhotoTimerJPEG

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerFaces
 import PhotoTimerGPSD
@@ -35,7 +36,7 @@ package enum ProgramSetup {
   package static func identity(
     _ options: CommandOptions.RunOptions, source: (any CameraSource)?, fallback: String? = nil
   ) -> CameraIdentity {
-    var identity = options.camera.kind.identity(options.camera, source: source)
+    var identity = options.camera.driver.identity(options.camera, source: source)
     identity.fallback = fallback
     return identity
   }
@@ -43,7 +44,7 @@ package enum ProgramSetup {
   /// The camera's mistake found before anything opens (a file camera's missing file): the
   /// command line's, said once, with what to do; `nil` when there is none.
   package static func checkCamera(_ options: CommandOptions.RunOptions) -> (any Error)? {
-    options.camera.kind.check(options.camera)
+    options.camera.driver.check(options.camera)
   }
 
   /// The camera the options ask for (for gphoto2: its live view, which the screen shows while
@@ -54,7 +55,7 @@ package enum ProgramSetup {
   package static func cameraSource(
     _ options: CommandOptions.RunOptions
   ) async throws -> (any CameraSource)? {
-    try await options.camera.kind.open(options.camera, options)
+    try await options.camera.driver.open(options.camera, options)
   }
 
   /// The services the options ask for, on `camera` (from ``cameraSource(_:)``, or the live
@@ -66,7 +67,8 @@ package enum ProgramSetup {
   {
     let clock = ContinuousClock()
     var services: PhotoTimerServices = .simulated()
-    if let own = try options.camera.kind.services(options.camera, camera: camera, options: options)
+    if let own = try options.camera.driver.services(
+      options.camera, camera: camera, options: options)
     {
       services = own
       // NB: a camera with services of its own (a DSLR) shoots when the count says: the people

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerImaging
 
 /// A screen that shows a camera's previews: the terminal's live view, the window's preview.

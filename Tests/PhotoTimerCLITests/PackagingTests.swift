@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 import PhotoTimerSetup
@@ -10,7 +11,7 @@ import Testing
 @Suite("Manual pages and completions")
 struct PackagingTests {
   /// A webcam stand-in with two sizes, for `--resolution`'s values.
-  struct StandInWebcam: CameraKind {
+  struct StandInWebcam: CameraDriver {
     var scheme: String { "v4l2" }
     var summary: String { "a stand-in webcam" }
     func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
@@ -34,9 +35,8 @@ struct PackagingTests {
     }
   }
 
-  let completion = ShellCompletion {
-    [CameraChoice(kind: StandInWebcam(), argument: "/dev/video7")]
-  }
+  let completion = ShellCompletion(
+    cameras: DriverCatalog { [CameraChoice(kind: StandInWebcam(), argument: "/dev/video7")] })
 
   func words(_ program: ProgramHelp.Program, _ line: [String]) async -> [String] {
     guard case .words(let candidates) = await completion.answer(program, words: line) else {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerImaging
 import Testing

@@ -1,3 +1,4 @@
+import PhotoTimerCommandLine
 import Testing
 
 @testable import PhotoTimerCLI

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimerCommandLine
 import Testing
 
 @testable import PhotoTimerGTK

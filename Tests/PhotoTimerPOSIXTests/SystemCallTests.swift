@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTimer
 import Testing
 
 @testable import PhotoTimerPOSIX
@@ -143,6 +144,22 @@ struct SystemCallTests {
     #expect(NetworkInterfaces.isNumeric("10.0.0.5"))
     #expect(NetworkInterfaces.isNumeric("::1"))
     #expect(!NetworkInterfaces.isNumeric("camera.local"))
+  }
+
+  @Test("The remote's pure address check reads addresses as inet_pton does")
+  func numericAddresses() {
+    let texts = [
+      "10.0.0.5", "127.0.0.1", "0.0.0.0", "255.255.255.255", "256.1.1.1", "1.2.3", "1.2.3.4.5",
+      "01.2.3.4", "1..2.3", "1.2.3.4 ", "", ".", "a.b.c.d", "::", "::1", "1::", "fe80::1",
+      "2001:db8::8a2e:370:7334", "2001:0db8:0000:0000:0000:ff00:0042:8329", "1:2:3:4:5:6:7:8",
+      "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7::", "::1:2:3:4:5:6:7", "1::2::3", ":::", ":1::",
+      "12345::", "g::1", "::ffff:10.0.0.5", "::ffff:10.0.0", "1:2:3:4:5:6:1.2.3.4",
+      "1:2:3:4:5:6:7:1.2.3.4", "::1.2.3.4", "[::1]", "fe80::1%eth0", "camera.local", "localhost",
+      "١٢٣.1.1.1",
+    ]
+    for text in texts {
+      #expect(RemoteAddress.isNumeric(text) == NetworkInterfaces.isNumeric(text), "\(text)")
+    }
   }
 
   @Test("A Unix socket answers while someone listens, and not once they stop; no descriptor left")

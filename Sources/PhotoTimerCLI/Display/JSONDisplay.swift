@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// JSON Lines: one object per event, each with `"event"` and `"t"` (seconds since the start).

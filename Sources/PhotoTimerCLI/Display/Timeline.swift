@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerSetup
 
 /// How the command shows a session: the live view, plain lines, or JSON Lines.

@@ -9,7 +9,7 @@ package enum InternalCommand {
   /// What the command printed and its exit status, or `nil` when `arguments` (without the
   /// program's name) are not an internal command.
   package static func run(
-    _ arguments: [String], completion: ShellCompletion = ShellCompletion()
+    _ arguments: [String], completion: ShellCompletion
   ) async -> (output: String, status: ExitCode)? {
     guard let first = arguments.first, first.hasPrefix("__") else { return nil }
     let rest = Array(arguments.dropFirst())

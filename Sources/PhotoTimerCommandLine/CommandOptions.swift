@@ -1,11 +1,6 @@
-import Foundation
 import PhotoTimer
-import PhotoTimerFFmpeg
-import PhotoTimerGPSD
-import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerLocation
-import PhotoTimerRemote
 
 /// The command line, interpreted.
 package struct CommandOptions: Equatable {
@@ -33,6 +28,9 @@ package struct CommandOptions: Equatable {
 
   /// What a run is asked to do.
   package struct RunOptions: Equatable {
+    /// The defaults: what a run does when the command line says nothing.
+    package init() {}
+
     package var seconds = 5
     package var location = LocationChoice.gpsd(.standard)
     /// `--gps-max-error`: the hard limit on a fix's horizontal error, in metres.

@@ -1,22 +1,10 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerGStreamer
 import PhotoTimerImaging
 
-/// PipeWire cameras through GStreamer, by node name or the default one: `pipewire[:NODE]`.
-package struct PipeWireKind: CameraKind {
-  package init() {}
-
-  package var scheme: String { "pipewire" }
-  package var usage: String? { "pipewire[:NODE]" }
-  package var summary: String {
-    "a camera PipeWire offers (the way a desktop shares its cameras), by node name, else the default one"
-  }
-
-  package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
-    .pipewire(argument?.isEmpty == false ? argument : nil)
-  }
-
+extension PipeWireKind: CameraDriver {
   /// The nodes PipeWire's device monitor lists (none when PipeWire is not running).
   package func discover() async -> [CameraChoice] {
     ((try? await PipeWireCameras.list()) ?? []).map { .pipewire($0.node) }
@@ -80,12 +68,5 @@ package struct PipeWireKind: CameraKind {
         (try? options.resolution.choose(from: camera.modes))?.description ?? "its own mode"
       return DoctorLine(.ok, "PipeWire", "pipewire:\(camera.node) (\(camera.name)): uses \(mode)")
     }
-  }
-}
-
-extension CameraChoice {
-  /// A PipeWire camera by node name, or the default one.
-  package static func pipewire(_ node: String?) -> Self {
-    CameraChoice(kind: PipeWireKind(), argument: node)
   }
 }

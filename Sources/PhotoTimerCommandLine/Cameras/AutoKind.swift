@@ -1,4 +1,3 @@
-import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 
@@ -18,21 +17,6 @@ package struct AutoKind: CameraKind {
     }
     return .auto
   }
-
-  /// Unresolved, `auto` opens the scene camera.
-  package func open(
-    _ choice: CameraChoice, _ options: CommandOptions.RunOptions
-  ) async throws
-    -> (any CameraSource)?
-  {
-    try await SceneKind().open(.scene(.daylight), options)
-  }
-
-  package func menuName(_ choice: CameraChoice) -> String { "Automatic" }
-
-  package func identity(_ choice: CameraChoice, source: (any CameraSource)?) -> CameraIdentity {
-    SceneKind().identity(.scene(.daylight), source: source)
-  }
 }
 
 /// The seed's simulated camera: no pixels, no file (`--simulate`; no `--camera` names it).
@@ -47,22 +31,6 @@ package struct SimulatedKind: CameraKind {
 
   package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
     .simulated
-  }
-
-  package func open(
-    _ choice: CameraChoice, _ options: CommandOptions.RunOptions
-  ) async throws
-    -> (any CameraSource)?
-  { nil }
-
-  package func services(
-    _ choice: CameraChoice, camera: (any CameraSource)?, options: CommandOptions.RunOptions
-  ) throws -> PhotoTimerServices? { .simulated() }
-
-  package func menuName(_ choice: CameraChoice) -> String { "simulation" }
-
-  package func identity(_ choice: CameraChoice, source: (any CameraSource)?) -> CameraIdentity {
-    CameraIdentity(kind: scheme, name: "simulated camera")
   }
 }
 

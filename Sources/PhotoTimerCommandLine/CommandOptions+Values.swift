@@ -1,8 +1,4 @@
-import Foundation
 import PhotoTimer
-import PhotoTimerFFmpeg
-import PhotoTimerGPSD
-import PhotoTimerGStreamer
 import PhotoTimerImaging
 import PhotoTimerLocation
 

@@ -1,5 +1,3 @@
-import PhotoTimerPOSIX
-
 /// Where the remote listens: the machine's LAN addresses, or one address, on a port.
 ///
 /// `--remote` alone listens on every IPv4 address of an interface that is up and not
@@ -76,30 +74,40 @@ public struct RemoteAddress: Hashable, Sendable, CustomStringConvertible {
     return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
   }
 
-  /// The numeric addresses to listen on: this one, or the LAN's.
-  ///
-  /// - Throws: ``RemoteError/noNetworkAddress`` when no interface but loopback is up.
-  package func hosts() throws(RemoteError) -> [String] {
-    if let host { return [host] }
-    let found = Self.lanAddresses()
-    guard !found.isEmpty else { throw .noNetworkAddress }
-    return found
+  /// Whether `address` is a numeric IPv4 (`192.168.1.20`) or IPv6 (`::1`, `fe80::1`,
+  /// `::ffff:10.0.0.5`) address, as `inet_pton` reads them: no name, no zone, no prefix length.
+  package static func isNumeric(_ address: String) -> Bool {
+    isIPv4(Substring(address)) || isIPv6(Substring(address))
   }
 
-  /// The IPv4 addresses of the interfaces that are up and not loopback, private ranges first.
-  package static func lanAddresses() -> [String] {
-    // NB: a machine whose interfaces cannot be listed has, for the phone, no address.
-    let found = ((try? NetworkInterfaces.ipv4()) ?? [])
-      .filter { $0.isUp && !$0.isLoopback }.map(\.address)
-    let isPrivate = { (address: String) in
-      address.hasPrefix("192.168.") || address.hasPrefix("10.")
-        || (16...31).contains(Int(address.split(separator: ".").dropFirst().first ?? "") ?? 0)
-          && address.hasPrefix("172.")
+  private static func isIPv4(_ text: Substring) -> Bool {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4
+      && parts.allSatisfy { part in
+        (1...3).contains(part.count) && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+          && (part.count == 1 || part.first != "0") && (Int(part) ?? 256) <= 255
+      }
+  }
+
+  private static func isIPv6(_ text: Substring) -> Bool {
+    let doubles = text.ranges(of: "::")
+    guard doubles.count <= 1 else { return false }
+    let halves =
+      doubles.first.map { [text[..<$0.lowerBound], text[$0.upperBound...]] } ?? [text]
+    var groups = 0
+    for (index, half) in halves.enumerated() where !half.isEmpty {
+      let parts = half.split(separator: ":", omittingEmptySubsequences: false)
+      for (position, part) in parts.enumerated() {
+        let last = index == halves.count - 1 && position == parts.count - 1
+        if last && part.contains(".") {
+          guard isIPv4(part) else { return false }
+          groups += 2
+        } else {
+          guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit) else { return false }
+          groups += 1
+        }
+      }
     }
-    return found.filter(isPrivate) + found.filter { !isPrivate($0) }
-  }
-
-  private static func isNumeric(_ address: String) -> Bool {
-    NetworkInterfaces.isNumeric(address)
+    return halves.count == 2 ? groups <= 7 : groups == 8
   }
 }

@@ -1,22 +1,10 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerImaging
 import PhotoTimerJPEG
 
-/// A JPEG or PNG file as the sensor: `file:PATH`.
-package struct FileKind: CameraKind {
-  package init() {}
-
-  package var scheme: String { "file" }
-  package var usage: String? { "file:PATH" }
-  package var summary: String {
-    "a JPEG or PNG file as the sensor: the photo is that picture, metered and filtered like a camera's"
-  }
-
-  package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
-    .file(try required(argument, "a path", examples: "file:photo.jpg"))
-  }
-
+extension FileKind: CameraDriver {
   /// The file is there, is a file and can be read: else the command line's mistake, said once
   /// with what to do, before any count starts.
   package func check(_ choice: CameraChoice) -> (any Error)? {
@@ -49,12 +37,5 @@ package struct FileKind: CameraKind {
       kind: scheme,
       name: source?.model
         ?? "Image file (\(((choice.argument ?? "") as NSString).lastPathComponent))")
-  }
-}
-
-extension CameraChoice {
-  /// A JPEG or PNG file as the sensor.
-  package static func file(_ path: String) -> Self {
-    CameraChoice(kind: FileKind(), argument: path)
   }
 }

@@ -1,12 +1,9 @@
 import Foundation
 import PhotoTimer
-import PhotoTimerFFmpeg
-import PhotoTimerGPhoto2
 import PhotoTimerImaging
 import Testing
 
-@testable import PhotoTimerCLI
-@testable import PhotoTimerSetup
+@testable import PhotoTimerCommandLine
 
 @Suite("Arguments")
 struct ArgumentParserTests {
@@ -17,26 +14,6 @@ struct ArgumentParserTests {
       return CommandOptions.RunOptions()
     }
     return run
-  }
-
-  @Test("auto's webcam: the first node that captures video; none is no webcam")
-  func autoWebcam() async {
-    let none = V4L2Kind(devices: { [] }, capturesVideo: { _ in true })
-    #expect(await none.discover().isEmpty)
-    let two = V4L2Kind(
-      devices: {
-        [VideoDevice(path: "/dev/video0", name: "a"), VideoDevice(path: "/dev/video1", name: "b")]
-      }, capturesVideo: { _ in true })
-    #expect(await two.discover().first == .v4l2("/dev/video0"))
-    // A UVC camera's metadata node (no video capture) is skipped.
-    let metadata = V4L2Kind(
-      devices: {
-        [
-          VideoDevice(path: "/dev/video0", name: "meta"),
-          VideoDevice(path: "/dev/video1", name: "b"),
-        ]
-      }, capturesVideo: { $0 == "/dev/video1" })
-    #expect(await metadata.discover() == [.v4l2("/dev/video1")])
   }
 
   @Test("Every kind of camera parses back from the text that names it")
@@ -193,24 +170,6 @@ struct ArgumentParserTests {
     #expect(throws: CommandOptions.UsageError(problems: problems)) {
       _ = try CommandOptions(arguments: arguments)
     }
-  }
-
-  @Test("auto asks gphoto2 only when a USB still-image (PTP) interface is connected")
-  func stillImageInterface() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "usb-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: root) }
-    let keyboard = root.appendingPathComponent("1-1:1.0")
-    try FileManager.default.createDirectory(at: keyboard, withIntermediateDirectories: true)
-    try "03\n".write(
-      to: keyboard.appendingPathComponent("bInterfaceClass"), atomically: true, encoding: .utf8)
-    #expect(!DetectedCamera.stillImageInterfacePresent(root: root.path))
-    let camera = root.appendingPathComponent("1-2:1.0")
-    try FileManager.default.createDirectory(at: camera, withIntermediateDirectories: true)
-    try "06\n".write(
-      to: camera.appendingPathComponent("bInterfaceClass"), atomically: true, encoding: .utf8)
-    #expect(DetectedCamera.stillImageInterfacePresent(root: root.path))
-    #expect(!DetectedCamera.stillImageInterfacePresent(root: "/nonexistent"))
   }
 
   @Test("Edit distance")

@@ -1,6 +1,17 @@
 import PhotoTimer
-import PhotoTimerGPSD
 import PhotoTimerImaging
+
+/// What completion asks about the cameras present now; PhotoTimerSetup answers it from the
+/// camera drivers, the tests with stand-ins.
+package protocol CameraCatalog: Sendable {
+  /// The cameras present now that completion offers: quick to find (the webcams: reading
+  /// their nodes is quick; asking PipeWire or gphoto2 takes seconds, too long for a key press).
+  func present() async -> [CameraChoice]
+  /// A camera's name, shown beside it.
+  func name(of camera: CameraChoice) -> String
+  /// The sizes a camera offers, each with its title.
+  func sizes(of camera: CameraChoice) async -> [(title: String, request: ModeRequest)]
+}
 
 /// What a shell offers as the next word of a `phototimer` or `phototimer-gtk` command line,
 /// from the option declarations: the options, their values, the subcommand, and the cameras
@@ -39,14 +50,12 @@ package struct ShellCompletion: Sendable {
     }
   }
 
-  /// The cameras present now that completion offers: the webcams (reading their nodes is
-  /// quick; asking PipeWire or gphoto2 takes seconds, too long for a key press).
-  package var cameras: @Sendable () async -> [CameraChoice]
+  /// The cameras present now, their names and sizes: the drivers' answers.
+  package var cameras: any CameraCatalog
 
-  /// Completion over this machine's webcams, or over `cameras` (the tests' stand-ins).
-  package init(
-    cameras: @escaping @Sendable () async -> [CameraChoice] = { await V4L2Kind().discover() }
-  ) {
+  /// Completion over `cameras`: this machine's (PhotoTimerSetup's `DriverCatalog`) or the
+  /// tests' stand-ins.
+  package init(cameras: any CameraCatalog) {
     self.cameras = cameras
   }
 
@@ -130,7 +139,7 @@ package struct ShellCompletion: Sendable {
   /// The kinds as `--camera` writes them, the cameras present, and the scene's presets.
   private func cameraValues() async -> [Candidate] {
     var candidates: [Candidate] = []
-    let present = await cameras()
+    let present = await cameras.present()
     for kind in CameraKinds.all {
       guard let usage = kind.usage else { continue }
       let what = Self.short(kind.summary)
@@ -140,7 +149,7 @@ package struct ShellCompletion: Sendable {
       }
       if usage.contains(":") { candidates.append(Candidate(kind.scheme + ":", what)) }
       for camera in present where camera.kind.scheme == kind.scheme {
-        if let text = camera.text { candidates.append(Candidate(text, kind.menuName(camera))) }
+        if let text = camera.text { candidates.append(Candidate(text, cameras.name(of: camera))) }
       }
       if kind is SceneKind {
         candidates += ScenePreset.all.map {
@@ -158,11 +167,11 @@ package struct ShellCompletion: Sendable {
     if let text = parsed.value(.camera), let named = try? CameraKinds.parse(text), !named.isAuto {
       camera = named
     } else {
-      camera = await cameras().first
+      camera = await cameras.present().first
     }
     guard let camera else { return [] }
     var candidates: [Candidate] = []
-    for (title, request) in await camera.kind.sizes(camera) {
+    for (title, request) in await cameras.sizes(of: camera) {
       guard case .size(let size) = request else { continue }
       candidates.append(Candidate("\(size.width)x\(size.height)", title))
     }

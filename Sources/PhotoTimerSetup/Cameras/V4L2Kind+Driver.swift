@@ -1,41 +1,21 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGStreamer
 import PhotoTimerImaging
 
-/// V4L2 webcams, read in-process through GStreamer: `v4l2:/dev/video0`.
-package struct V4L2Kind: CameraKind {
-  /// The video nodes present.
-  let devices: @Sendable () -> [VideoDevice]
-  /// Whether the node at a path captures video (a UVC camera's metadata node does not).
-  let capturesVideo: @Sendable (String) -> Bool
-
-  /// The kind over this machine's nodes, or over `devices` (the tests' stand-ins).
-  package init(
-    devices: @escaping @Sendable () -> [VideoDevice] = { VideoDevice.connected() },
-    capturesVideo: @escaping @Sendable (String) -> Bool = {
-      (try? V4L2Device.inspect($0))?.capturesVideo == true
-    }
-  ) {
-    self.devices = devices
-    self.capturesVideo = capturesVideo
-  }
-
-  package var scheme: String { "v4l2" }
-  package var usage: String? { "v4l2:/dev/videoN" }
-  package var summary: String {
-    "a webcam or capture card (Video4Linux2), read in-process through GStreamer at its best mode: the largest size at 24 fps or more (--resolution picks another)"
-  }
-  package var automatic: Bool { true }
-
-  package func choice(_ argument: String?) throws(CommandOptions.UsageError) -> CameraChoice {
-    .v4l2(try required(argument, "a device", examples: "v4l2:/dev/video0"))
-  }
-
+extension V4L2Kind: CameraDriver {
   /// The nodes that capture video, in the kernel's order.
-  package func discover() async -> [CameraChoice] {
-    devices().filter { capturesVideo($0.path) }.map { .v4l2($0.path) }
+  package func discover() async -> [CameraChoice] { Self.webcams() }
+
+  /// The nodes among `devices` that capture video (a UVC camera's metadata node does not), in
+  /// the kernel's order: this machine's, or the tests' stand-ins.
+  package static func webcams(
+    devices: [VideoDevice] = VideoDevice.connected(),
+    capturesVideo: (String) -> Bool = { (try? V4L2Device.inspect($0))?.capturesVideo == true }
+  ) -> [CameraChoice] {
+    devices.filter { capturesVideo($0.path) }.map { .v4l2($0.path) }
   }
 
   package func open(
@@ -74,7 +54,7 @@ package struct V4L2Kind: CameraKind {
   /// Each video node: its name and every mode, the one a run streams in marked; a node that
   /// captures no video (a UVC camera's metadata node) is named as such and skipped by `auto`.
   package func diagnose(_ options: CommandOptions.RunOptions) async -> [DoctorLine] {
-    let found = devices()
+    let found = VideoDevice.connected()
     guard !found.isEmpty else {
       return [
         DoctorLine(
@@ -144,12 +124,5 @@ package struct V4L2Kind: CameraKind {
           + "\(codes.prefix(6).joined(separator: ", "))\(more))")
     }
     return lines
-  }
-}
-
-extension CameraChoice {
-  /// A V4L2 webcam through GStreamer.
-  package static func v4l2(_ path: String) -> Self {
-    CameraChoice(kind: V4L2Kind(), argument: path)
   }
 }

@@ -1,8 +1,6 @@
 import PhotoTimer
-import PhotoTimerGPSD
 import PhotoTimerImaging
 import PhotoTimerLocation
-import PhotoTimerRemote
 
 /// Every option of `phototimer`, declared once.
 ///
