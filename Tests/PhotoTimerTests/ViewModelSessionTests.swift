@@ -28,6 +28,21 @@ struct ViewModelSessionTests {
     #expect(model.status == .idle && !model.isSessionRunning && model.note == nil)
   }
 
+  @Test("What the gate refuses is never done in silence: its reason is the note")
+  func refusalsSaid() async {
+    let harness = ModelHarness()
+    let model = harness.model
+    model.takeNow()
+    #expect(model.status == .idle && !model.hasRun)
+    #expect(model.note == "not now: no count is running")
+    #expect(model.presentation().note == "not now: no count is running")
+    // An allowed intent happens and clears it.
+    model.startTimer()
+    #expect(model.status == .counting(remaining: 5) && model.note == nil)
+    model.cancel()
+    await model.waitForRun()
+  }
+
   /// A count of one second, the camera ready `camera` in, nothing else prepared.
   private static func oneSecondCount(camera: Duration) -> ModelHarness {
     ModelHarness(seconds: 1) { clock in
@@ -79,9 +94,12 @@ struct ViewModelSessionTests {
     await harness.recorder.waitUntil { $0.filter(\.kind.isCaptured).count == 1 }
     #expect(model.isSessionRunning)
     #expect(model.presentation().actions == [.cancel])
-    // A restart no longer applies once a photo was taken.
+    // A restart no longer applies once a photo was taken: the gate's refusal is the note.
     model.restart()
     #expect(model.restarts == 0)
+    #expect(model.note == "not now: a time-lapse is waiting for its next shot: cancel it first")
+    model.takeNow()
+    #expect(model.note == "not now: a time-lapse is waiting for its next shot: cancel it first")
     guard case .captured = model.status else {
       Issue.record("expected the first photo, got \(model.status)")
       return

@@ -122,11 +122,12 @@ public final class PhotoTimerViewModel {
   }
 
   /// Cancels the run and starts it again from the full count, before the session's first
-  /// photo; once a photo was taken (a time-lapse goes on) it does nothing. With no session
-  /// under way it starts one.
+  /// photo. With no session under way it starts one. Once a photo was taken (a time-lapse
+  /// goes on) the presentation's gate refuses it, and the refusal is the ``note``
+  /// (`not now: a time-lapse is under way: cancel it to start again`); the run goes on.
   public func restart() {
     guard isSessionRunning else { return startTimer() }
-    guard !photoTaken else { return }
+    if refused(.restart) { return }
     restarts += 1
     note = Self.restartNote(restarts)
     begin()
@@ -174,10 +175,20 @@ public final class PhotoTimerViewModel {
   }
 
   /// Takes the photo now: the count ends at once and the shutter fires as soon as the
-  /// camera is ready. Does nothing when no count is running.
+  /// camera is ready. When no count is running the presentation's gate refuses it, and the
+  /// refusal is the ``note`` (`not now: no count is running`).
   public func takeNow() {
-    guard case .counting = status else { return }
+    if refused(.takeNow) { return }
     session?.takeNow()
+  }
+
+  /// Whether the presentation's gate (the one table every front end asks) refuses `action`
+  /// now; a refusal is never silent: its reason becomes the note. The front ends ask
+  /// ``FrontEndSession`` first and never call what it refuses.
+  private func refused(_ action: PhotoTimerPresentation.Action) -> Bool {
+    guard let reason = presentation().refusal(of: action) else { return false }
+    post(note: "not now: \(reason)")
+    return true
   }
 
   /// Cancels the run: the countdown, the camera, the location fix and the filter analysis
