@@ -1,8 +1,6 @@
 import PhotoTimer
-import PhotoTimerCommandLine
 import PhotoTimerRemote
 import PhotoTimerSetup
-import PhotoTimerTerminal
 
 /// What the user asks for, by key, by phone or by standing in the picture: each intent goes
 /// through the presentation's one gate (``PhotoTimerPresentation/actions``).

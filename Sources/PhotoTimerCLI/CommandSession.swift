@@ -1,11 +1,8 @@
-import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerImaging
-import PhotoTimerPOSIX
 import PhotoTimerRemote
 import PhotoTimerSetup
-import PhotoTimerTerminal
 
 /// One invocation: the view model, driven by keys and signals, drawn by a display.
 ///
@@ -17,23 +14,6 @@ import PhotoTimerTerminal
 /// command ends: every run borrows the one open camera.
 @MainActor
 final class CommandSession {
-  /// What the loop reacts to.
-  enum Input: Sendable {
-    case key(Key)
-    case signal(Int32)
-    case update(PhotoTimerViewModel.Update)
-    /// The screen's camera opened, or could not (why).
-    case cameraOpened(problem: String?)
-    /// The preview stopped (why); the run goes on without it.
-    case previewStopped(String)
-    /// A phone asked for something.
-    case remote(RemoteHub.Command)
-    /// The count that starts itself says what it waits for, or that everyone is ready.
-    case ready(ScreenStage.ReadyReport)
-    /// The faces followed in the picture now, to outline over the previews.
-    case faces([FaceMark])
-  }
-
   /// The loop's own state: what may happen next, and what is drawn.
   struct Progress {
     /// What may happen next: the one front-end machine the window runs too.
@@ -50,8 +30,7 @@ final class CommandSession {
   }
 
   let options: CommandOptions.RunOptions
-  let services: PhotoTimerServices
-  let screen: Screen
+  let screen: CommandScreen
   /// The screen's camera and its life: opening, feeding the previews, closing.
   let stage: ScreenStage
   /// The camera the screen holds, or `nil` when each run opens its own.
@@ -68,7 +47,7 @@ final class CommandSession {
   /// remote (the phone starts each count) or a count that starts itself.
   var keepsFraming: Bool { screen.frames }
   /// Where the loop's inputs go, while it runs.
-  var input: AsyncStream<Input>.Continuation?
+  var input: AsyncStream<CommandInput>.Continuation?
 
   /// Creates the command's session.
   ///
@@ -83,13 +62,12 @@ final class CommandSession {
   ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
   ///   - ready: The count that starts itself on `camera` (`--start-when-ready`), if asked for.
   init(
-    options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: Screen,
+    options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: CommandScreen,
     camera: LiveCamera?, identity: CameraIdentity? = nil, ready: ReadyWatch? = nil,
     sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
     clock: any Clock<Duration> = ContinuousClock()
   ) {
     self.options = options
-    self.services = services
     self.screen = screen
     let identity = identity ?? ProgramSetup.identity(options, source: camera?.source)
     self.identity = identity
@@ -119,29 +97,23 @@ final class CommandSession {
     if let address = options.remote {
       do {
         remote = try RemoteLink(
-          address: address, camera: cameraName, mirrored: screen.mirrored, seconds: options.seconds)
+          address: address, camera: identity.description, mirrored: screen.mirrored,
+          seconds: options.seconds)
       } catch {
-        StandardStream.error.write("error: \(error)\n\(Self.advice(for: error))\n")
+        StandardStream.error.write("error: \(CommandAdvice.advise(error))\n")
         return .failure
       }
     }
-    announceRemote()
+    if let remote { screen.announce(remote, to: sink) }
     // NB: the plain and JSON outputs say the fallback themselves; the live view's header says
     // it here.
     if screen.mode == .live, let fallback = identity.fallbackLine { model.post(note: fallback) }
     // NB: without a picture the view is text drawn under this line, which stays whole above it.
     if let noPicture = screen.noPicture { try? sink.write("  \(noPicture)\n\n") }
-    let display = makeDisplay(sink)
-    let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+    let display = screen.display(sink, camera: identity, options: options, remote: remote)
+    let (inputs, input) = AsyncStream.makeStream(of: CommandInput.self)
     self.input = input
-    // NB: signals and keys are watched before anything starts, so one that arrives at any
-    // instant is an input like the others.
-    let watched = [
-      SignalWatcher.Signal.interrupt, SignalWatcher.Signal.terminate, SignalWatcher.Signal.hangUp,
-    ]
-    let signals = try? SignalWatcher(signals: watched) { input.yield(.signal($0)) }
-    let reader =
-      keys == nil && screen.mode == .live ? try? KeyReader { input.yield(.key($0)) } : nil
+    let listeners = CommandListeners(readsKeys: keys == nil && screen.mode == .live, into: input)
     let updates = model.updates()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -161,15 +133,7 @@ final class CommandSession {
       if camera != nil {
         if let live = display as? LiveDisplay, live.previewMethod != nil { stage.screen = live }
         stage.report = { report in
-          switch report {
-          case .opened: input.yield(.cameraOpened(problem: nil))
-          case .cameraFailed(let error):
-            input.yield(.cameraOpened(problem: "\(CommandAdvice.advise(error))"))
-          case .previewStopped(let error):
-            input.yield(.previewStopped("\(CommandAdvice.advise(error))"))
-          case .faces(let marks): input.yield(.faces(marks))
-          case .building, .buildFailed, .built: break
-          }
+          if let heard = CommandInput(report) { input.yield(heard) }
         }
         stage.open()
         // The camera opening, until it has.
@@ -199,8 +163,7 @@ final class CommandSession {
       StandardStream.error.write("error: \(failure.message)\n")
     }
     await stage.close()
-    await reader?.stop()
-    await signals?.stop()
+    await listeners.stop()
     if let problem = await display.close() {
       StandardStream.error.write("error: the output could not be written: \(problem)\n")
     }
@@ -209,30 +172,20 @@ final class CommandSession {
 
   /// Carries out what the front-end machine decided.
   func apply(_ effects: [FrontEndSession.Effect]) {
-    for effect in effects {
-      switch effect {
-      case .startCount(let seconds):
-        if let seconds { model.countdownSeconds = seconds }
+    stage.carryOut(
+      effects, on: model,
+      counted: { again in
         progress.record.countStarts()
-        model.startTimer()
-        if options.sequential {
+        if options.sequential, !again {
           model.post(note: "--sequential: one preparation after another, then the count")
         }
-      case .takeNow: model.takeNow()
-      case .cancelRun: model.cancel()
-      case .restartRun: model.restart()
-      case .watchForPeople(let afterCount):
-        guard let input else { continue }
-        stage.watchForPeople(afterCount: afterCount) { input.yield(.ready($0)) }
-      case .stopWatching: stage.stopWatchingForPeople()
+      },
       // NB: the loop ends once the machine is over (``run()``).
-      case .end: break
-      }
-    }
+      heard: { [input] in input?.yield(.ready($0)) })
   }
 
   /// One input: what it does to the model and to the screen.
-  private func handle(_ next: Input, display: any CommandDisplay) async {
+  private func handle(_ next: CommandInput, display: any CommandDisplay) async {
     switch next {
     case .update(let update):
       let time = handled(update)
@@ -260,10 +213,7 @@ final class CommandSession {
     case .remote(let command):
       command.answer(asked)
     case .ready(let report):
-      // NB: a wait the switch has just ended, or one overtaken by a count, says nothing.
-      guard progress.session.autoStart == true, !model.isSessionRunning,
-        progress.session.phase == .open
-      else { return }
+      guard progress.session.hears(model: model.snapshot) else { return }
       await display.showReady(report, time: progress.record.now)
       apply(progress.session.heard(report.word, model: model.snapshot))
     case .faces(let marks):
@@ -296,23 +246,12 @@ final class CommandSession {
   private func handled(_ update: PhotoTimerViewModel.Update) -> Duration {
     progress.shown = update.snapshot
     let time = progress.record.record(update)
-    switch update.cause {
-    case .cancelled:
-      apply(progress.session.runEnded(.cancelled, model: model.snapshot))
-    case .ended(let result):
-      let end: FrontEndSession.RunEnd
-      switch result {
-      case .captured: end = .captured
-      case .cancelled: end = .cancelled
-      // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
-      // DSLR's live view is only the preview: gphoto2 still takes the photos).
-      case .failed:
-        end = .failed(cameraGone: camera?.isFailed ?? false && !options.camera.kind.shootsItself)
-      }
-      apply(progress.session.runEnded(end, model: model.snapshot))
-      if progress.session.isOver { progress.record.result = result }
-    default:
-      break
+    // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
+    // DSLR's live view is only the preview: gphoto2 still takes the photos).
+    let gone = camera?.isFailed ?? false && !options.camera.kind.shootsItself
+    apply(progress.session.modelChanged(update.snapshot, cameraGone: gone))
+    if progress.session.isOver, case .ended(let result) = update.cause {
+      progress.record.result = result
     }
     return time
   }

@@ -56,7 +56,7 @@ struct PhotoTimerCommand {
         exit(ExitCode.usage.rawValue)
       }
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
-      if run.frame, CommandSession.Screen.mode(run, interactive: Terminal.isInteractive) != .live {
+      if run.frame, CommandScreen.mode(run, interactive: Terminal.isInteractive) != .live {
         writeError(
           "error: --frame needs a terminal to show the preview and read keys\n"
             + CommandOptions.usageLine + "\n")
@@ -69,7 +69,7 @@ struct PhotoTimerCommand {
         // NB: the screen holds the camera when it shows its picture, frames first or serves a
         // remote; else each run opens and closes its own.
         parts = try await ScreenStage.Parts.build(run, fallback: fallback) { [run] hasCamera in
-          CommandSession.Screen(
+          CommandScreen(
             options: run, environment: environment, interactive: interactive, size: size,
             hasCamera: hasCamera
           ).holdsCamera
@@ -83,7 +83,7 @@ struct PhotoTimerCommand {
         writeError("error: \(CommandAdvice.advise(error))\n")
         exit(ExitCode.failure.rawValue)
       }
-      let screen = CommandSession.Screen(
+      let screen = CommandScreen(
         options: run, environment: environment, interactive: interactive, size: size,
         hasCamera: parts.hasCamera)
       let session = CommandSession(

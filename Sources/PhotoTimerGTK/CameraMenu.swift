@@ -41,6 +41,16 @@ final class CameraMenu {
     choose(current)
   }
 
+  /// Lists the cameras `doctor` would find (webcams, a DSLR, the scene presets), `first`
+  /// first, unless the window no longer `wants` them once they are found.
+  func discover(first: CameraChoice, wants: @MainActor () -> Bool) async {
+    let found = await Task.detached { await CameraKinds.discoverAll() }.value
+    guard wants() else { return }
+    var list = [first]
+    for choice in found where !list.contains(choice) { list.append(choice) }
+    show(list)
+  }
+
   /// Lists `list`, with the two entries that ask for a camera of one's own.
   func show(_ list: [CameraChoice]) {
     cameras = list

@@ -125,6 +125,17 @@ final class ControlBar {
     }
   }
 
+  /// The size menu for `camera`: the sizes its kind offers (a V4L2 webcam's modes as its
+  /// driver lists them, read off the main thread), hidden when it offers none; left as it is
+  /// when the window no longer `wants` them once they are read.
+  func showSizes(
+    of camera: CameraChoice, current: ModeRequest, wants: @MainActor () -> Bool
+  ) async {
+    let menu = await Task.detached { await camera.driver.sizes(camera) }.value
+    guard wants() else { return }
+    showSizes(menu, current: current)
+  }
+
   /// The webcam's modes in the size menu, `current` selected; an empty menu hides it.
   func showSizes(_ menu: [(title: String, request: ModeRequest)], current: ModeRequest) {
     sizeRequests = menu.map(\.request)

@@ -1,6 +1,8 @@
 import CGTK
+import Foundation
 import PhotoTimer
 import PhotoTimerImaging
+import PhotoTimerJPEG
 
 /// The page after the shutter: the photo, its settings, place, look and file, the timeline,
 /// and the buttons to open its folder and go back to the preview.
@@ -81,5 +83,22 @@ final class PhotoPage {
   /// Forgets the photo.
   func clear() {
     photo = nil
+  }
+
+  /// `photo`'s picture, decoded from its file off the main thread and scaled to fit a screen,
+  /// or `nil` when it has no file or the file cannot be read.
+  static func picture(of photo: CapturedPhoto) async -> Frame? {
+    guard let file = photo.file else { return nil }
+    return await Task.detached { () -> Frame? in
+      guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+      return (try? JPEGCodec.decode([UInt8](data), path: file.path))?.downscaled(maxWidth: 1600)
+    }.value
+  }
+
+  /// Opens the photo's folder in the desktop's file manager.
+  func openFolder() {
+    guard let folder = photo?.file?.deletingLastPathComponent() else { return }
+    // NB: GIO launches the handler asynchronously; the window does not wait for it.
+    g_app_info_launch_default_for_uri_async(folder.absoluteString, nil, nil, nil, nil)
   }
 }

@@ -91,6 +91,17 @@ final class WindowActions {
   }
 
   /// Whether `name` can be triggered now (a button for it is sensitive when it can).
+  /// Enables what the presentation allows now (quit stays enabled: closing the window is
+  /// always possible, it cancels a run), going back to the preview when `back`, opening the
+  /// photo's folder when `openFolder`.
+  func enable(allowed: [PhotoTimerPresentation.Action], back: Bool, openFolder: Bool) {
+    for action in PhotoTimerPresentation.Action.allCases where action != .quit {
+      setEnabled(.intent(action), allowed.contains(action))
+    }
+    setEnabled(.back, back)
+    setEnabled(.openFolder, openFolder)
+  }
+
   func setEnabled(_ name: Name, _ on: Bool) {
     guard let action = actions[name] else { return }
     if (g_action_get_enabled(action) != 0) != on { g_simple_action_set_enabled(action, on ? 1 : 0) }

@@ -1,12 +1,8 @@
-import CGTK
-import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
-import PhotoTimerImaging
-import PhotoTimerJPEG
 import PhotoTimerSetup
 
-/// The user's intents and choices, and the photo page.
+/// The user's intents and choices.
 extension WindowController {
   // MARK: - Intents
 
@@ -16,8 +12,8 @@ extension WindowController {
     // NB: the window closes itself (it owns the controller).
     case .intent(.quit): break
     case .intent(let action): ask(action)
-    case .back: showPreview()
-    case .openFolder: openFolder()
+    case .back: pages.showPreview()
+    case .openFolder: views.photo.openFolder()
     }
   }
 
@@ -36,33 +32,24 @@ extension WindowController {
     return reply
   }
 
-  /// Carries out what the front-end machine decided.
+  /// Carries out what the front-end machine decided; the window ends when it is closed
+  /// (``close()``).
   func apply(_ effects: [FrontEndSession.Effect]) {
-    for effect in effects {
-      switch effect {
-      case .startCount(let seconds):
-        guard let model else { continue }
-        if let seconds { model.countdownSeconds = seconds }
-        showPreview()
-        countStarts()
-        model.startTimer()
-      case .takeNow: model?.takeNow()
-      case .cancelRun: model?.cancel()
-      case .restartRun:
-        countStarts()
-        model?.restart()
-      case .watchForPeople(let afterCount):
-        guard let model else { continue }
-        stage.watchForPeople(afterCount: afterCount) { [weak self] report in
-          guard let self, self.model === model else { return }
-          self.apply(self.session.heard(report.word, model: model.snapshot))
-          self.render()
-        }
-      case .stopWatching: stage.stopWatchingForPeople()
-      // NB: the window ends when it is closed (``close()``).
-      case .end: break
-      }
-    }
+    let model = model
+    stage.carryOut(
+      effects, on: model,
+      // NB: a count that starts closes the Remote popover: a count started from the phone is
+      // never hidden under it.
+      counted: { [self] _ in
+        pages.showPreview()
+        views.remote.closePopover()
+        tracer?.countStarts()
+      },
+      heard: { [weak self] report in
+        guard let self, let model, self.model === model else { return }
+        self.apply(self.session.heard(report.word, model: model.snapshot))
+        self.render()
+      })
   }
 
   // MARK: - Choices
@@ -70,116 +57,34 @@ extension WindowController {
   /// The bar's choices, as the controller applies them.
   var choices: ControlBar.Choices {
     ControlBar.Choices(
-      countdown: { [weak self] in self?.chooseCountdown($0) },
-      size: { [weak self] in self?.chooseSize($0) },
-      look: { [weak self] in self?.chooseLook($0) },
-      location: { [weak self] in self?.chooseLocation($0) },
+      countdown: { [weak self] seconds in self?.follow { $0.countdown(seconds) } },
+      size: { [weak self] request in self?.follow { $0.size(request) } },
+      look: { [weak self] look in self?.follow { $0.look(look) } },
+      location: { [weak self] on in self?.follow { $0.location(on) } },
       mirror: { [weak self] in self?.mirrored = $0 },
       autoStart: { [weak self] in self?.ask(.autoStart, choice: .init(on: $0)) })
   }
 
-  private func chooseCountdown(_ seconds: Int) {
-    guard seconds != options.seconds else { return }
-    options.seconds = seconds
-    settings.countdown = seconds
-    store.save(settings)
-    // NB: a DSLR's live view is timed to stop before zero: its services know the count.
-    if options.camera.kind.shootsItself { rebuild() } else { model?.countdownSeconds = seconds }
+  /// Makes a choice and carries out what it asks.
+  private func follow(_ choice: (WindowPreferences) -> WindowPreferences.Change) {
+    switch choice(preferences) {
+    case .none: break
+    case .rebuild: rebuild()
+    case .countdown(let seconds): model?.countdownSeconds = seconds
+    }
   }
 
   /// The camera menu's choice.
   func chooseCamera(_ camera: CameraChoice) {
-    guard camera != options.camera else { return }
-    options.camera = camera
-    fallback = nil
+    let change = preferences.camera(camera)
+    guard change != .none else { return }
+    cameraChanged()
+    follow { _ in change }
+  }
+
+  /// A new camera is in use: mirrored when it faces the user, unless asked otherwise.
+  func cameraChanged() {
     if options.mirror == nil { mirrored = options.camera.driver.mirrored(options.camera) }
     views.controls.setMirror(mirrored)
-    settings.camera = options.camera.text
-    settings.ffmpegFormat = options.camera.format
-    store.save(settings)
-    rebuild()
-  }
-
-  private func chooseSize(_ request: ModeRequest) {
-    guard request != options.resolution else { return }
-    options.resolution = request
-    settings.resolution = CommandOptions.resolutionArgument(request)
-    store.save(settings)
-    rebuild()
-  }
-
-  private func chooseLook(_ look: FilterChoice) {
-    guard look != options.filter else { return }
-    options.filter = look
-    settings.look = look.argument
-    store.save(settings)
-    rebuild()
-  }
-
-  private func chooseLocation(_ on: Bool) {
-    let wanted: CommandOptions.LocationChoice = on ? (savedLocation ?? .gpsd(.standard)) : .off
-    guard wanted != options.location else { return }
-    if !on { savedLocation = options.location }
-    options.location = wanted
-    rebuild()
-  }
-
-  /// The size menu for the camera in use: the sizes its kind offers (a V4L2 webcam's modes
-  /// as its driver lists them), hidden when it offers none.
-  func showSizes() async {
-    let camera = options.camera
-    let menu = await Task.detached { await camera.driver.sizes(camera) }.value
-    guard !closing, camera == options.camera else { return }
-    views.controls.showSizes(menu, current: options.resolution)
-  }
-
-  /// The cameras `doctor` would find: webcams, a DSLR, the scene presets; the one from the
-  /// command line first.
-  func discoverCameras() async {
-    let found = await Task.detached { await CameraKinds.discoverAll() }.value
-    guard !closing else { return }
-    var list = [options.camera]
-    for choice in found where !list.contains(choice) { list.append(choice) }
-    views.cameras.show(list)
-  }
-
-  // MARK: - The photo
-
-  /// The photo page for `photo`, once its file is decoded (off the main thread).
-  func showPhoto(_ photo: CapturedPhoto) {
-    views.photo.show(photo)
-    guard let file = photo.file else { return }
-    chores.start { [self] in
-      let frame = await Task.detached { () -> Frame? in
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return (try? JPEGCodec.decode([UInt8](data), path: file.path))?.downscaled(
-          maxWidth: 1600)
-      }.value
-      guard let frame, !closing, views.photo.photo == photo else { return }
-      views.photo.show(frame)
-      page = .photo
-      views.preview.showPhotoPage(true)
-      render()
-      tracer?.photoBounds(
-        in: views.window, picture: views.photo.picture, width: frame.width,
-        height: frame.height
-      ) { [weak self] in
-        (up: self?.page == .photo, changing: self?.views.preview.isChangingPage ?? false)
-      }
-    }
-  }
-
-  func showPreview() {
-    guard page == .photo else { return }
-    page = .preview
-    views.photo.clear()
-    views.preview.showPhotoPage(false)
-    render()
-  }
-
-  private func openFolder() {
-    guard let folder = views.photo.photo?.file?.deletingLastPathComponent() else { return }
-    // NB: GIO launches the handler asynchronously; the window does not wait for it.
-    g_app_info_launch_default_for_uri_async(folder.absoluteString, nil, nil, nil, nil)
   }
 }

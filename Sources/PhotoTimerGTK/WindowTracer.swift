@@ -41,6 +41,15 @@ final class WindowTracer {
   /// A count starts now (for the ticks' lateness).
   func countStarts() { runStart = .now }
 
+  /// The faces followed now: how many.
+  func faces(_ count: Int) { trace.record("faces", Int64(count)) }
+
+  /// The remote's popover opened or closed.
+  func popover(_ shown: Bool) { trace.record("popover", shown ? 1 : 0) }
+
+  /// Writes what is recorded.
+  func flush() { trace.flush() }
+
   /// A render: a tick's lateness as its label is set, and a new status once the camera is
   /// open ("status idle" means ready for space).
   func rendered(_ status: PhotoTimerStatus, countdownSeconds: Int?, ready: Bool) {

@@ -1,3 +1,4 @@
+import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
@@ -41,6 +42,13 @@ package enum CommandAdvice {
       switch error {
       case .folderMissing, .notAFolder, .notWritable, .diskFull: " with -o DIR"
       case .system, .encoding: nil
+      }
+    case let error as RemoteError:
+      switch error {
+      case .badAddress: "; give --remote=PORT or --remote=ADDR:PORT, or --remote alone"
+      case .noNetworkAddress:
+        "; connect to a network, or keep it on this machine: --remote=127.0.0.1"
+      case .cannotListen: "; is another program on that port? choose another: --remote=PORT"
       }
     case let error as ImageFileError:
       if case .missing = error { " given to --camera file:PATH" } else { nil }

@@ -1,3 +1,4 @@
+import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerFFmpeg
 import PhotoTimerGPSD
@@ -41,6 +42,11 @@ struct CommandAdviceTests {
       (
         ImageFileError.missing(path: "/tmp/none.jpg"),
         "no image file at /tmp/none.jpg; check the path given to --camera file:PATH"
+      ),
+      (
+        RemoteError.cannotListen("127.0.0.1:8470", reason: "Address already in use"),
+        "the remote cannot listen on 127.0.0.1:8470: Address already in use; is another "
+          + "program on that port? choose another: --remote=PORT"
       ),
       (
         GazetteerError.missingResource("cities15000.tsv"),

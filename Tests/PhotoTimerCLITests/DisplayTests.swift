@@ -237,7 +237,7 @@ struct DisplayTests {
   ) async throws -> CommandSession {
     let options = try CommandOptions(arguments: arguments, environment: [:])
     guard case .run(let run) = options.action else { throw Failure("not a run") }
-    let screen = CommandSession.Screen(
+    let screen = CommandScreen(
       options: run, environment: [:], interactive: false, size: (80, 24), hasCamera: false)
     let services = PhotoTimerServices.simulated(
       clock: clock, camera: .succeed(after: .zero), location: .succeed(after: .zero),

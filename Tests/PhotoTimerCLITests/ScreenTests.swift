@@ -9,10 +9,10 @@ struct ScreenTests {
   private func screen(
     _ arguments: [String], environment: [String: String] = ["COLORTERM": "truecolor"],
     interactive: Bool = true, size: (Int, Int) = (100, 32), hasCamera: Bool = true
-  ) throws -> CommandSession.Screen {
+  ) throws -> CommandScreen {
     let options = try CommandOptions(arguments: arguments, environment: environment)
     guard case .run(let run) = options.action else { throw Failure("not a run") }
-    return CommandSession.Screen(
+    return CommandScreen(
       options: run, environment: environment, interactive: interactive,
       size: (columns: size.0, rows: size.1), hasCamera: hasCamera)
   }

@@ -146,6 +146,27 @@ struct FrontEndSessionTests {
     #expect(window.ask(.start, model: Self.idle) == .accepted([.startCount(seconds: nil)]))
   }
 
+  @Test("the switch keeps its position from camera to camera, through one that has none")
+  func switchAcrossCameras() {
+    var window = FrontEndSession(Self.window)
+    _ = window.cameraBuilding()
+    _ = window.cameraBuilt(switchAvailable: true, on: false)
+    #expect(window.autoStart == false)
+    _ = window.cameraOpened(model: Self.idle)
+    _ = window.ask(.autoStart, choice: .init(on: true), model: Self.idle)
+    #expect(window.autoStart == true)
+    // A camera the people step cannot watch: no switch, its position kept.
+    _ = window.cameraBuilding()
+    _ = window.cameraBuilt(switchAvailable: false, on: false)
+    #expect(window.autoStart == nil && window.cameraStarting)
+    _ = window.cameraOpened(model: Self.idle)
+    #expect(window.ask(.autoStart, choice: .init(on: false), model: Self.idle).effects.isEmpty)
+    // Back to one that can: on, as it was left.
+    _ = window.cameraBuilding()
+    _ = window.cameraBuilt(switchAvailable: true, on: false)
+    #expect(window.autoStart == true)
+  }
+
   @Test("a phone's start brings its count length; a run that fails while framing goes on")
   func phoneStart() {
     var session = Self.open(Self.window)

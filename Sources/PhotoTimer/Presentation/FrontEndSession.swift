@@ -126,6 +126,16 @@ public struct FrontEndSession: Equatable, Sendable {
     case cancelled
     /// Failed; `cameraGone`: the screen's camera stopped, so nothing can be framed.
     case failed(cameraGone: Bool)
+
+    /// How a session ended that left the model at `status`: a photo, a failure (`cameraGone`
+    /// when the screen's camera stopped with it), else a cancel.
+    public init(after status: PhotoTimerStatus, cameraGone: Bool) {
+      switch status {
+      case .captured: self = .captured
+      case .failed: self = .failed(cameraGone: cameraGone)
+      default: self = .cancelled
+      }
+    }
   }
 
   /// The configuration.
@@ -136,6 +146,10 @@ public struct FrontEndSession: Equatable, Sendable {
   public private(set) var problem: String?
   /// The switch for a count that starts by itself: on, off, or `nil` where there is none.
   public private(set) var autoStart: Bool?
+  /// The switch's last position, kept while a camera without it is in use.
+  private var remembered: Bool?
+  /// Whether the model's session ran at its last change (``modelChanged(_:cameraGone:)``).
+  private var sessionRunning = false
   /// What the count that starts itself waits for now, in words, while the switch is on and
   /// nothing counts.
   public private(set) var waiting: String?
@@ -294,6 +308,7 @@ public struct FrontEndSession: Equatable, Sendable {
     phase = .building
     problem = nil
     waiting = nil
+    sessionRunning = false
     return []
   }
 
@@ -302,6 +317,18 @@ public struct FrontEndSession: Equatable, Sendable {
     guard !isOver else { return [] }
     phase = .opening(takeNowAtStart: false)
     return []
+  }
+
+  /// A new camera was built and is opening, with the switch for a count that starts by itself
+  /// where it can watch for the people (`switchAvailable`); the switch keeps its position
+  /// from the camera before, else it starts at `on` (`--start-when-ready`).
+  public mutating func cameraBuilt(switchAvailable: Bool, on: Bool) -> [Effect] {
+    guard !isOver else { return [] }
+    let position = autoStart ?? remembered ?? on
+    remembered = position
+    autoStart = switchAvailable ? position : nil
+    refusal = nil
+    return cameraBuilt()
   }
 
   /// The screen's camera is open: framing begins, or (without framing) the count.
@@ -330,6 +357,20 @@ public struct FrontEndSession: Equatable, Sendable {
 
   // MARK: - The run
 
+  /// The model changed: a session that was running and no longer is has ended, as
+  /// ``runEnded(_:model:)`` says (a photo, a failure, a cancel, read from the model's
+  /// status). Both programs tell the machine every change; neither detects the end itself.
+  ///
+  /// - Parameter cameraGone: Whether the screen's camera has stopped (a failed run then
+  ///   cannot frame the next shot).
+  public mutating func modelChanged(
+    _ model: PhotoTimerViewModel.Snapshot, cameraGone: Bool
+  ) -> [Effect] {
+    defer { sessionRunning = model.isSessionRunning }
+    guard sessionRunning, !model.isSessionRunning else { return [] }
+    return runEnded(RunEnd(after: model.state.status, cameraGone: cameraGone), model: model)
+  }
+
   /// A session ended on its own, or was cancelled: without framing the front end ends with
   /// it; with it, framing goes on (unless the camera is gone) and the count that starts
   /// itself waits for the next group.
@@ -345,12 +386,18 @@ public struct FrontEndSession: Equatable, Sendable {
     return watch(afterCount: true, model: model)
   }
 
+  /// Whether what the watch for the people says is heard now: the switch is on, the camera
+  /// open and nothing counts. A wait the switch has just ended, or one overtaken by a count,
+  /// says nothing (on the screen either).
+  public func hears(model: PhotoTimerViewModel.Snapshot) -> Bool {
+    autoStart == true && !model.isSessionRunning && phase == .open
+  }
+
   /// What the watch for the people says; everyone ready starts the count through the gate.
   public mutating func heard(
     _ word: ReadyWord, model: PhotoTimerViewModel.Snapshot
   ) -> [Effect] {
-    // NB: a wait the switch has just ended, or one overtaken by a count, says nothing.
-    guard autoStart == true, !model.isSessionRunning, phase == .open else { return [] }
+    guard hears(model: model) else { return [] }
     switch word {
     case .ready:
       waiting = nil

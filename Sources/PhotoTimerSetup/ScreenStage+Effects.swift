@@ -1,0 +1,38 @@
+import PhotoTimer
+
+extension ScreenStage {
+  /// Carries out what the front-end machine decided, the same way for every front end: the
+  /// count, take it now, cancel and restart on `model`, and the watch for the people on this
+  /// stage's camera. The front end only adds its own bookkeeping and draws.
+  ///
+  /// - Parameters:
+  ///   - effects: The machine's effects, in order.
+  ///   - model: The model they act on; `nil` while none is built (a camera being rebuilt),
+  ///     when the machine accepts nothing that acts on one.
+  ///   - counted: Called once a count has started (`false`) or started again (`true`): a
+  ///     chart's or a trace's start of the count, a note of the front end's own.
+  ///   - heard: What the watch for the people says, for the machine to hear.
+  ///   - ending: Called for ``FrontEndSession/Effect/end``.
+  package func carryOut(
+    _ effects: [FrontEndSession.Effect], on model: PhotoTimerViewModel?,
+    counted: (_ again: Bool) -> Void = { _ in }, heard: @escaping @MainActor (ReadyReport) -> Void,
+    ending: () -> Void = {}
+  ) {
+    for effect in effects {
+      switch effect {
+      case .startCount(let seconds):
+        if let seconds { model?.countdownSeconds = seconds }
+        model?.startTimer()
+        counted(false)
+      case .takeNow: model?.takeNow()
+      case .cancelRun: model?.cancel()
+      case .restartRun:
+        model?.restart()
+        counted(true)
+      case .watchForPeople(let afterCount): watchForPeople(afterCount: afterCount, report: heard)
+      case .stopWatching: stopWatchingForPeople()
+      case .end: ending()
+      }
+    }
+  }
+}
