@@ -19,6 +19,11 @@ extension ScreenStage {
     ending: () -> Void = {}
   ) {
     for effect in effects {
+      // NB: the machine accepts none that acts on a model while a camera is built
+      // (FrontEndSessionTests): one that comes without a model is a programming error.
+      assert(
+        model != nil || !effect.actsOnModel,
+        "the front-end machine accepted \(effect) with no model built")
       switch effect {
       case .startCount(let seconds):
         if let seconds { model?.countdownSeconds = seconds }
@@ -33,6 +38,16 @@ extension ScreenStage {
       case .stopWatching: stopWatchingForPeople()
       case .end: ending()
       }
+    }
+  }
+}
+
+extension FrontEndSession.Effect {
+  /// Whether the effect acts on the model (a count, take it now, cancel, restart).
+  fileprivate var actsOnModel: Bool {
+    switch self {
+    case .startCount, .takeNow, .cancelRun, .restartRun: true
+    case .watchForPeople, .stopWatching, .end: false
     }
   }
 }

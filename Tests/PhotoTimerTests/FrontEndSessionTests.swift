@@ -77,6 +77,22 @@ struct FrontEndSessionTests {
     #expect(session.ask(action, model: model) == reply)
   }
 
+  @Test("while a camera is built there is no model: nothing that acts on one is accepted")
+  func nothingForAModelWhileBuilding() {
+    var session = FrontEndSession(Self.window)
+    _ = session.cameraOpened(model: Self.idle)
+    _ = session.cameraBuilding()
+    for action in Action.allCases {
+      for effect in session.ask(action, model: Self.idle).effects {
+        switch effect {
+        case .startCount, .takeNow, .cancelRun, .restartRun:
+          Issue.record("\(action) while building: \(effect)")
+        case .watchForPeople, .stopWatching, .end: break
+        }
+      }
+    }
+  }
+
   @Test("a refusal is the presentation's own: what every screen greys out, in the same words")
   func refusalsAreTheGate() {
     for configuration in [Self.command, Self.framing, Self.window] {
