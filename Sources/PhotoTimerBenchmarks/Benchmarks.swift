@@ -15,7 +15,7 @@ struct Benchmarks {
   static let parts = [
     "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
     "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
-    "--viewers", "--gpsd-flood", "--people", "--people-memory", "--people-eval",
+    "--viewers", "--gpsd-flood", "--people", "--people-memory", "--people-eval", "--collage",
   ]
 
   static func main() async {
@@ -107,6 +107,10 @@ struct Benchmarks {
       await peopleEval(folder)
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--collage" {
+      await collage(writingTo: CommandLine.arguments.dropFirst(2).first)
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--people-memory" {
       await peopleMemory()
       return
@@ -141,6 +145,7 @@ struct Benchmarks {
     await window()
     await remote()
     await people()
+    await collage()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])
   }
