@@ -54,12 +54,12 @@ final class WindowActions {
   /// cancels a run, else goes back from the photo; r counts again from the top, else starts;
   /// w turns the count that starts by itself on or off.
   static let shortcuts: [Shortcut] = [
-    Shortcut(key: GDK_KEY_space, actions: [.takeNow, .start]),
-    Shortcut(key: GDK_KEY_Return, actions: [.takeNow, .start]),
-    Shortcut(key: GDK_KEY_KP_Enter, actions: [.takeNow, .start]),
+    Shortcut(key: GDK_KEY_space, actions: [.intent(.keep), .takeNow, .start]),
+    Shortcut(key: GDK_KEY_Return, actions: [.intent(.keep), .takeNow, .start]),
+    Shortcut(key: GDK_KEY_KP_Enter, actions: [.intent(.keep), .takeNow, .start]),
     Shortcut(key: GDK_KEY_Escape, actions: [.cancel, .back]),
-    Shortcut(key: GDK_KEY_r, actions: [.restart, .start]),
-    Shortcut(key: GDK_KEY_R, actions: [.restart, .start]),
+    Shortcut(key: GDK_KEY_r, actions: [.intent(.retake), .restart, .start]),
+    Shortcut(key: GDK_KEY_R, actions: [.intent(.retake), .restart, .start]),
     Shortcut(key: GDK_KEY_w, actions: [.intent(.autoStart)]),
     Shortcut(key: GDK_KEY_W, actions: [.intent(.autoStart)]),
     Shortcut(key: GDK_KEY_q, control: true, actions: [.quit]),

@@ -13,10 +13,12 @@ extension ScreenStage {
   ///     chart's or a trace's start of the count, a note of the front end's own.
   ///   - heard: What the watch for the people says, for the machine to hear.
   ///   - ending: Called for ``FrontEndSession/Effect/end``.
+  ///   - booth: Called for a booth's effects (a session begins, a shot to review, kept or
+  ///     taken again, the collage, the session's end): the front end shows and keeps them.
   package func carryOut(
     _ effects: [FrontEndSession.Effect], on model: PhotoTimerViewModel?,
     counted: (_ again: Bool) -> Void = { _ in }, heard: @escaping @MainActor (ReadyReport) -> Void,
-    ending: () -> Void = {}
+    ending: () -> Void = {}, booth: (FrontEndSession.Effect) -> Void = { _ in }
   ) {
     for effect in effects {
       // NB: the machine accepts none that acts on a model while a camera is built
@@ -37,6 +39,8 @@ extension ScreenStage {
       case .watchForPeople(let afterCount): watchForPeople(afterCount: afterCount, report: heard)
       case .stopWatching: stopWatchingForPeople()
       case .end: ending()
+      case .boothStarted, .review, .keepShot, .discardShot, .composeCollage, .boothEnded:
+        booth(effect)
       }
     }
   }
@@ -47,7 +51,9 @@ extension FrontEndSession.Effect {
   fileprivate var actsOnModel: Bool {
     switch self {
     case .startCount, .takeNow, .cancelRun, .restartRun: true
-    case .watchForPeople, .stopWatching, .end: false
+    case .watchForPeople, .stopWatching, .end, .boothStarted, .review, .keepShot, .discardShot,
+      .composeCollage, .boothEnded:
+      false
     }
   }
 }

@@ -20,12 +20,14 @@ struct IntentGateTests {
       .cancel: "no count is running", .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "camera starting, the count starts itself": [
       .start: "the camera is still starting", .takeNow: nil, .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "camera did not open": [
       .start: "the camera is not ready: camera failed: no image file at /nowhere.jpg",
@@ -33,60 +35,70 @@ struct IntentGateTests {
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "ready to frame": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "counting, steps running": [
       .start: "a count is already running", .takeNow: nil, .cancel: nil, .restart: nil,
       .quit: "a run is going: cancel it first",
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "counting, each step ended its own way": [
       .start: "a count is already running", .takeNow: nil, .cancel: nil, .restart: nil,
       .quit: "a run is going: cancel it first",
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "waiting for the camera": [
       .start: "a photo is being taken", .takeNow: "the count is over: the photo is being taken",
       .cancel: nil, .restart: nil, .quit: "a run is going: cancel it first",
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "waiting for the camera's hand-over": [
       .start: "a photo is being taken", .takeNow: "the count is over: the photo is being taken",
       .cancel: nil, .restart: nil, .quit: "a run is going: cancel it first",
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "taking the photo": [
       .start: "a photo is being taken", .takeNow: "the count is over: the photo is being taken",
       .cancel: nil, .restart: nil, .quit: "a run is going: cancel it first",
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "captured": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "failed": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "cancelled": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "cancelled, the command ending": Dictionary(
       uniqueKeysWithValues: PhotoTimerPresentation.Action.allCases.map {
@@ -95,16 +107,19 @@ struct IntentGateTests {
     "framing after two photos": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil, .autoStart: nil,
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "framing, the count waiting for the people": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil, .autoStart: nil,
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "framing after a cancel": [
       .start: nil, .takeNow: "no count is running", .cancel: "no count is running",
       .restart: "no count is running", .quit: nil,
       .autoStart:
         "no count starts by itself here: it needs a camera on screen and the people step",
+      .keep: "no shot to keep now", .retake: "no shot to take again now",
     ],
     "time-lapse between shots": [
       .start: "a time-lapse is waiting for its next shot: cancel it first",
@@ -113,6 +128,8 @@ struct IntentGateTests {
       .quit: "a time-lapse is waiting for its next shot: cancel it first",
       .autoStart:
         "a time-lapse is waiting for its next shot: cancel it first",
+      .keep: "a time-lapse is waiting for its next shot: cancel it first",
+      .retake: "a time-lapse is waiting for its next shot: cancel it first",
     ],
   ]
 

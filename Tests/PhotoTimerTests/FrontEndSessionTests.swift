@@ -87,7 +87,7 @@ struct FrontEndSessionTests {
         switch effect {
         case .startCount, .takeNow, .cancelRun, .restartRun:
           Issue.record("\(action) while building: \(effect)")
-        case .watchForPeople, .stopWatching, .end: break
+        default: break
         }
       }
     }
@@ -277,7 +277,7 @@ struct FrontEndSessionModelTests {
       case .takeNow: model.takeNow()
       case .cancelRun: model.cancel()
       case .restartRun: model.restart()
-      case .watchForPeople, .stopWatching, .end: break
+      default: break
       }
     }
   }

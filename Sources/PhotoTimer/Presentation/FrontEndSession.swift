@@ -34,6 +34,9 @@ public struct FrontEndSession: Equatable, Sendable {
     /// The switch for a count that starts by itself: on or off at first, or `nil` where
     /// there is none (no camera on screen to watch, the people step off).
     public var autoStart: Bool?
+    /// A booth: each start is a session of shots with Keep and Retake and a collage at its
+    /// end; `nil` for one photo per start.
+    public var booth: BoothPlan?
 
     /// Creates a configuration.
     public init(
@@ -78,6 +81,20 @@ public struct FrontEndSession: Equatable, Sendable {
     case stopWatching
     /// The front end ends (the command's loop, once the run has released everything).
     case end
+    /// A booth session of `shots` begins with this start.
+    case boothStarted(shots: Int)
+    /// Show the booth's shot `shot` with Keep and Retake; when `seconds` have passed, ask for
+    /// ``PhotoTimerPresentation/Action/keep`` (refused, and so nothing, if it was decided).
+    case review(shot: Int, seconds: Int)
+    /// The photo just taken is the session's shot `shot`, kept for the collage.
+    case keepShot(Int)
+    /// The photo just taken for shot `shot` is taken again: it is not in the collage.
+    case discardShot(Int)
+    /// Every shot is kept: draw the collage from the `shots` kept.
+    case composeCollage(shots: Int)
+    /// The booth session ended with `kept` shots kept; `complete` when its collage was made
+    /// (a cancel or a failure keeps the kept shots and makes none).
+    case boothEnded(kept: Int, complete: Bool)
   }
 
   /// The answer to an intent.
@@ -150,6 +167,8 @@ public struct FrontEndSession: Equatable, Sendable {
   private var remembered: Bool?
   /// Whether the model's session ran at its last change (``modelChanged(_:cameraGone:)``).
   private var sessionRunning = false
+  /// The booth session under way, or `nil` outside one.
+  public private(set) var booth: BoothProgress?
   /// What the count that starts itself waits for now, in words, while the switch is on and
   /// nothing counts.
   public private(set) var waiting: String?
@@ -162,7 +181,7 @@ public struct FrontEndSession: Equatable, Sendable {
     lhs.configuration == rhs.configuration && lhs.phase == rhs.phase
       && lhs.problem == rhs.problem && lhs.autoStart == rhs.autoStart
       && lhs.waiting == rhs.waiting && lhs.refusal?.reason == rhs.refusal?.reason
-      && lhs.refusal?.model == rhs.refusal?.model
+      && lhs.refusal?.model == rhs.refusal?.model && lhs.booth == rhs.booth
   }
 
   /// A front end at its start: its camera opening (or being built), or open when it holds
@@ -211,10 +230,12 @@ public struct FrontEndSession: Equatable, Sendable {
       framing = framing ?? PhotoTimerPresentation.Framing()
       framing?.waiting = waiting
     }
-    var shown = model.presentation(
+    var context = model.context(
       cameraStarting: cameraStarting, problem: problem, isOver: over, framing: framing,
       audience: audience, startsWhenReady: !configuration.frames, faces: faces,
       autoStart: autoStart)
+    context.booth = booth
+    var shown = PhotoTimerPresentation(state: model.state, context: context)
     // NB: never in silence: a refused key or shortcut is answered on the screen itself.
     if let refusal, refusal.model == model { shown.note = "not now: \(refusal.reason)" }
     return shown
@@ -244,12 +265,54 @@ public struct FrontEndSession: Equatable, Sendable {
       // once: it is taken as soon as the count begins.
       phase = .opening(takeNowAtStart: true)
       return .accepted([])
-    case .cancel: return .accepted([.cancelRun])
+    case .cancel:
+      // NB: a shot shown for review has no run to cancel: the booth session ends here.
+      guard let progress = booth, progress.reviewing else { return .accepted([.cancelRun]) }
+      booth = nil
+      return .accepted(
+        [.cancelRun, .boothEnded(kept: progress.kept, complete: false)] + afterSession(model))
     case .restart: return .accepted([.restartRun])
     case .quit: return .accepted(end(model: model))
     case .autoStart:
       return .accepted(setAutoStart(choice.on ?? !(autoStart ?? false), model: model))
+    case .keep: return .accepted(keep(model: model))
+    case .retake:
+      guard var progress = booth, let plan = configuration.booth else { return .accepted([]) }
+      progress.retakesLeft -= 1
+      progress.reviewing = false
+      booth = progress
+      return .accepted([.discardShot(progress.shot), .startCount(seconds: plan.between)])
     }
+  }
+
+  /// The booth's shot under review is kept: the next shot's count, or the collage and the
+  /// session's end.
+  private mutating func keep(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard var progress = booth, let plan = configuration.booth else { return [] }
+    progress.kept += 1
+    progress.reviewing = false
+    let kept: [Effect] = [.keepShot(progress.shot)]
+    guard progress.kept >= progress.shots else {
+      progress.shot += 1
+      progress.retakesLeft = plan.retakes
+      booth = progress
+      return kept + [.startCount(seconds: plan.between)]
+    }
+    booth = nil
+    return kept + [
+      .composeCollage(shots: progress.kept), .boothEnded(kept: progress.kept, complete: true),
+    ] + afterSession(model)
+  }
+
+  /// After a session without a run to hear it end (a booth's collage, a review cancelled):
+  /// the front end ends without framing, else the count that starts itself waits for the
+  /// next group.
+  private mutating func afterSession(_ model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard configuration.frames else {
+      phase = .over(asked: endAsked)
+      return [.end]
+    }
+    return watch(afterCount: true, model: model)
   }
 
   /// A signal (or the window closing): the front end ends, cancelling a run first; never
@@ -268,11 +331,17 @@ public struct FrontEndSession: Equatable, Sendable {
     return [.end]
   }
 
+  /// A session starts (a key, the phone, the group ready, a front end that starts at once): a
+  /// booth's begins with its first shot.
   private mutating func startEffects(seconds: Int?) -> [Effect] {
     problem = nil
     waiting = nil
-    let stop: [Effect] = autoStart == true ? [.stopWatching] : []
-    return stop + [.startCount(seconds: seconds)]
+    var effects: [Effect] = autoStart == true ? [.stopWatching] : []
+    if let plan = configuration.booth {
+      booth = BoothProgress(plan: plan)
+      effects.append(.boothStarted(shots: plan.shots))
+    }
+    return effects + [.startCount(seconds: seconds)]
   }
 
   private mutating func setAutoStart(_ on: Bool, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
@@ -375,15 +444,26 @@ public struct FrontEndSession: Equatable, Sendable {
   /// it; with it, framing goes on (unless the camera is gone) and the count that starts
   /// itself waits for the next group.
   public mutating func runEnded(_ end: RunEnd, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    var ended: [Effect] = []
+    if let progress = booth, let plan = configuration.booth {
+      // NB: a booth's shot goes to its review (or is kept at once); the session goes on.
+      if end == .captured, phase == .open {
+        guard plan.review > 0 else { return keep(model: model) }
+        booth?.reviewing = true
+        return [.review(shot: progress.shot, seconds: plan.review)]
+      }
+      booth = nil
+      ended = [.boothEnded(kept: progress.kept, complete: false)]
+    }
     if phase == .stopping || !configuration.frames {
       phase = .over(asked: endAsked)
-      return [.end]
+      return ended + [.end]
     }
     if case .failed(true) = end, configuration.endsOnCameraFailure {
       phase = .over(asked: false)
-      return [.end]
+      return ended + [.end]
     }
-    return watch(afterCount: true, model: model)
+    return ended + watch(afterCount: true, model: model)
   }
 
   /// Whether what the watch for the people says is heard now: the switch is on, the camera

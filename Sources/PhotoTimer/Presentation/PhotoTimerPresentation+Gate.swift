@@ -33,6 +33,10 @@ extension PhotoTimerPresentation {
     /// Turn the count that starts by itself once the group is in and still on or off (the
     /// switch beside Start; `--start-when-ready` turns it on at the start).
     case autoStart = "start-when-ready"
+    /// Keep the booth's shot just taken (the next shot's count starts, or the collage).
+    case keep
+    /// Take the booth's shot again.
+    case retake
 
     /// The action on a button: `Take it now`.
     public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
@@ -41,9 +45,9 @@ extension PhotoTimerPresentation {
     /// for cancel and Ctrl+Q for quit): `space`, `c`, `r`, `q`.
     public var key: String {
       switch self {
-      case .start, .takeNow: "space"
+      case .start, .takeNow, .keep: "space"
       case .cancel: "c"
-      case .restart: "r"
+      case .restart, .retake: "r"
       case .quit: "q"
       case .autoStart: "w"
       }
@@ -58,6 +62,8 @@ extension PhotoTimerPresentation {
       case .restart: "restart"
       case .quit: "quit"
       case .autoStart: "start when ready"
+      case .keep: "keep"
+      case .retake: "retake"
       }
     }
   }
@@ -109,6 +115,13 @@ extension PhotoTimerPresentation {
     if action == .restart, context.photoTaken {
       return "a time-lapse is under way: cancel it to start again"
     }
+    if let booth = context.booth, booth.reviewing {
+      switch action {
+      case .retake: return "no retakes left for \(booth.words)"
+      case .quit: return "a booth session is going: cancel it first"
+      default: return "\(booth.words) is waiting: keep it or take it again"
+      }
+    }
     switch (action, status) {
     case (.quit, _): return "a run is going: cancel it first"
     case (.start, .counting): return "a count is already running"
@@ -119,6 +132,8 @@ extension PhotoTimerPresentation {
       if let problem = context.problem { return "the camera is not ready: \(problem)" }
       return "the camera is still starting"
     case (.takeNow, _), (.cancel, _), (.restart, _): return "no count is running"
+    case (.keep, _): return "no shot to keep now"
+    case (.retake, _): return "no shot to take again now"
     case (.autoStart, _):
       return "no count starts by itself here: it needs a camera on screen and the people step"
     }
@@ -127,6 +142,9 @@ extension PhotoTimerPresentation {
   static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
     if context.isOver { return [] }
     if context.betweenShots { return [.cancel] }
+    if let booth = context.booth, booth.reviewing {
+      return [.keep] + (booth.retakesLeft > 0 ? [.retake] : []) + [.cancel]
+    }
     // NB: the switch is there whenever it can be used, counting or not: turned on during a
     // count, it waits for the next group.
     let switchable: [Action] = context.autoStart != nil ? [.autoStart] : []

@@ -45,6 +45,8 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     /// The session under way has taken a photo (a time-lapse goes on): it can be cancelled,
     /// no longer restarted from the top.
     public var photoTaken = false
+    /// The booth session under way, or `nil` outside one.
+    public var booth: BoothProgress?
 
     /// Creates a context; by default a ready camera and no run yet.
     ///
@@ -267,6 +269,20 @@ extension PhotoTimerPresentation {
   }
 
   private static func status(of state: PhotoTimerState, context: Context) -> Status {
+    var status = plainStatus(of: state, context: context)
+    guard let booth = context.booth, context.problem == nil else { return status }
+    let shot = sentence(booth.words, ellipsis: false)
+    if booth.reviewing {
+      let keep = "\(context.audience.prompt(.keep)) to keep it"
+      let retake =
+        booth.retakesLeft > 0 ? " · \(context.audience.prompt(.retake)) to take it again" : ""
+      return Status(text: "\(shot): \(keep)\(retake)", tone: .success)
+    }
+    status.text = "\(shot) · \(status.text)"
+    return status
+  }
+
+  private static func plainStatus(of state: PhotoTimerState, context: Context) -> Status {
     if let problem = context.problem { return Status(text: problem, tone: .failure) }
     if let framing = context.framing { return framingStatus(framing, audience: context.audience) }
     switch state.status {

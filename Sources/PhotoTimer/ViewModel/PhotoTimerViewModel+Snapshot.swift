@@ -64,6 +64,20 @@ extension PhotoTimerViewModel {
       audience: PhotoTimerPresentation.Audience = .keyboard, startsWhenReady: Bool = false,
       faces: [FaceMark] = [], autoStart: Bool? = nil
     ) -> PhotoTimerPresentation {
+      PhotoTimerPresentation(
+        state: state,
+        context: context(
+          cameraStarting: cameraStarting, problem: problem, isOver: isOver, framing: framing,
+          audience: audience, startsWhenReady: startsWhenReady, faces: faces,
+          autoStart: autoStart))
+    }
+
+    /// The presentation's context for this moment, with what only the front end knows.
+    func context(
+      cameraStarting: Bool, problem: String?, isOver: Bool,
+      framing: PhotoTimerPresentation.Framing?, audience: PhotoTimerPresentation.Audience,
+      startsWhenReady: Bool, faces: [FaceMark], autoStart: Bool?
+    ) -> PhotoTimerPresentation.Context {
       var betweenShots = false
       if isSessionRunning, case .captured = state.status { betweenShots = true }
       var context = PhotoTimerPresentation.Context(
@@ -71,7 +85,7 @@ extension PhotoTimerViewModel {
         framing: framing, note: note, betweenShots: betweenShots, audience: audience,
         startsWhenReady: startsWhenReady, faces: faces, autoStart: autoStart)
       context.photoTaken = isSessionRunning && photoTaken
-      return PhotoTimerPresentation(state: state, context: context)
+      return context
     }
   }
 

@@ -68,8 +68,8 @@ enum Key: Equatable {
   /// counting, else starts; c cancels a count, and without framing ends the command.
   func actions(framing: Bool) -> [PhotoTimerPresentation.Action] {
     switch self {
-    case .go: [.takeNow, .start]
-    case .restart: [.restart]
+    case .go: [.keep, .takeNow, .start]
+    case .restart: [.retake, .restart]
     case .quit: [.cancel, .quit]
     case .cancel: framing ? [.cancel] : [.cancel, .quit]
     case .autoStart: [.autoStart]

@@ -12,6 +12,10 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
   case restart
   /// Turn the count that starts by itself once the group is in on or off.
   case autoStart(on: Bool)
+  /// Keep the booth's shot just taken.
+  case keep
+  /// Take the booth's shot again.
+  case retake
 
   /// The longest count a remote may ask for.
   public static let secondsRange = 0...600
@@ -28,6 +32,8 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
     case .cancel: .cancel
     case .restart: .restart
     case .autoStart: .autoStart
+    case .keep: .keep
+    case .retake: .retake
     }
   }
 
@@ -43,6 +49,8 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
     case .cancel: self = .cancel
     case .restart: self = .restart
     case .autoStart: self = .autoStart(on: true)
+    case .keep: self = .keep
+    case .retake: self = .retake
     case .quit: return nil
     }
   }
