@@ -153,6 +153,12 @@ let package = Package(
     .target(
       name: "PhotoTimerHarnesses",
       dependencies: ["PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerImaging", "PhotoTimerPOSIX"]),
+    // Pango and Cairo (the booth's text); the flags come from scripts/pkgconfig.sh.
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "phototimer-text",
+      providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+    // The booth's text fields drawn for its collage, with Pango and Cairo in memory.
+    .target(name: "PhotoTimerText", dependencies: ["PhotoTimerImaging", "CPangoCairo"]),
     // The command-line grammar of both programs: the options, their help, the manual pages,
     // the shells' completions, the exit codes and the camera kinds as `--camera` names them (the
     // one registry). Pure: no C library, no platform module.
@@ -198,7 +204,7 @@ let package = Package(
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGStreamer", "PhotoTimerHarnesses", "PhotoTimerPOSIX",
         "PhotoTimerTerminal", "PhotoTimerSetup", "PhotoTimerRemote", "PhotoTimerFaces",
-        "PhotoTimerCommandLine", "CMallocControl",
+        "PhotoTimerCommandLine", "PhotoTimerText", "CMallocControl",
       ]),
     // The hand-written parsers under libFuzzer (`make fuzz`), or a replayer of their corpora.
     .executableTarget(
@@ -313,6 +319,9 @@ let package = Package(
         "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTerminal",
         "PhotoTimerTesting", "PhotoTimerRemote", "PhotoTimerCommandLine",
       ]),
+    // The booth's text, drawn and looked at.
+    .testTarget(
+      name: "PhotoTimerTextTests", dependencies: ["PhotoTimerText", "PhotoTimerImaging"]),
     // The command-line grammar alone: parsed, helped and completed with no C library linked.
     .testTarget(
       name: "PhotoTimerCommandLineTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Writes phototimer-gtk.pc (GTK 4 and libcanberra) and phototimer-gstreamer.pc (GStreamer's
-# core and appsink): their flags as pkg-config gives them, less the ones SwiftPM refuses
-# (-pthread, -mfpmath=sse, -msse…), which it would otherwise warn about on every fresh build.
+# Writes phototimer-gtk.pc (GTK 4 and libcanberra), phototimer-gstreamer.pc (GStreamer's
+# core and appsink) and phototimer-text.pc (Pango and Cairo): their flags as pkg-config gives
+# them, less the ones SwiftPM refuses (-pthread, -mfpmath=sse, -msse…), which it would
+# otherwise warn about on every fresh build.
 #
 # They go where pkg-config and SwiftPM look by default, /usr/local/lib/pkgconfig (as root, or
 # through sudo when it needs no password), so that a plain `swift build` finds them; else
@@ -38,3 +39,4 @@ Libs: $libs"
 }
 write phototimer-gtk "GTK 4 and libcanberra for phototimer-gtk" gtk4 libcanberra
 write phototimer-gstreamer "GStreamer and appsink for PhotoTimerGStreamer" gstreamer-app-1.0
+write phototimer-text "Pango and Cairo for PhotoTimerText" pangocairo

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerJPEG
+import PhotoTimerText
 
 extension Benchmarks {
   /// A booth's collage: four 1920 × 1080 shots cut to the strip's 3:2 slots, scaled into the
@@ -28,6 +29,14 @@ extension Benchmarks {
       let start = clock.now
       collage = BoothCollage.compose(shots, in: layout, layers: [overlay]).canvas
       ours.append(start.duration(to: clock.now))
+    }
+    // NB: the picture to look at has the strip's text too (not timed: ImageMagick draws none).
+    if output != nil,
+      let text = BoothText.layer(
+        layout.texts, width: layout.canvas.width, height: layout.canvas.height,
+        values: ["event": "Ada & Grace", "date": "6 December 2026"])
+    {
+      collage = BoothCollage.compose(shots, in: layout, layers: [overlay, text]).canvas
     }
     if let output, let bytes = try? JPEGCodec.encode(collage, quality: 92) {
       _ = FileManager.default.createFile(atPath: output, contents: Data(bytes))
