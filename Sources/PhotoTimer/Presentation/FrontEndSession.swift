@@ -83,8 +83,8 @@ public struct FrontEndSession: Equatable, Sendable {
     case end
     /// A booth session of `shots` begins with this start.
     case boothStarted(shots: Int)
-    /// Show the booth's shot `shot` with Keep and Retake; when `seconds` have passed, ask for
-    /// ``PhotoTimerPresentation/Action/keep`` (refused, and so nothing, if it was decided).
+    /// Show the booth's shot `shot` with Keep and Retake; when `seconds` have passed, tell the
+    /// machine (``reviewEnded(shot:model:)``): the shot is kept unless it was decided.
     case review(shot: Int, seconds: Int)
     /// The photo just taken is the session's shot `shot`, kept for the collage.
     case keepShot(Int)
@@ -283,6 +283,15 @@ public struct FrontEndSession: Equatable, Sendable {
       booth = progress
       return .accepted([.discardShot(progress.shot), .startCount(seconds: plan.between)])
     }
+  }
+
+  /// The review of the booth's shot `shot` has lasted its time: the shot is kept, as if Keep
+  /// were pressed; nothing when it was already kept, taken again or the session ended (a
+  /// timer that fires late is never refused on the screen).
+  public mutating func reviewEnded(shot: Int, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+    guard let progress = booth, progress.reviewing, progress.shot == shot else { return [] }
+    refusal = nil
+    return keep(model: model)
   }
 
   /// The booth's shot under review is kept: the next shot's count, or the collage and the
