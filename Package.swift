@@ -182,7 +182,7 @@ let package = Package(
         "PhotoTimerConcurrency", "PhotoTimerRemote",
         "PhotoTimer", "PhotoTimerSetup", "PhotoTimerLocation", "PhotoTimerGPSD",
         "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerPOSIX", "PhotoTimerTerminal",
-        "PhotoTimerCommandLine",
+        "PhotoTimerCommandLine", "PhotoTimerText",
       ]),
     // The desktop window: GTK 4 drives the unchanged view model; the main actor runs in GLib's
     // loop. Apart from the command so that `phototimer` keeps no GTK dependency.

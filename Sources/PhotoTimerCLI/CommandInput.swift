@@ -19,6 +19,10 @@ enum CommandInput: Sendable {
   case ready(ScreenStage.ReadyReport)
   /// The faces followed in the picture now, to outline over the previews.
   case faces([FaceMark])
+  /// A booth's shot has been shown for its review's time.
+  case reviewEnded(Int)
+  /// What happened in a booth session, in order.
+  case booth([BoothEvent])
 
   /// What the screen's stage says, as an input; `nil` for what the command does not hear (a
   /// rebuild: the command builds its camera once).

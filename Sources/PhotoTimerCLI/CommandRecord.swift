@@ -106,3 +106,18 @@ struct CommandRecord {
     return ExitCode(result, signal: signal)
   }
 }
+
+/// The command loop's own state: what may happen next, and what is drawn.
+struct CommandProgress {
+  /// What may happen next: the one front-end machine the window runs too.
+  var session: FrontEndSession
+  /// The runs' chart, the photos, framing's words and the outcome.
+  var record: CommandRecord
+  /// The model as of the last change the loop has handled, which is what is drawn: the
+  /// model itself may be ahead (a cancel from a key is in it at once, its update still
+  /// queued), and the screen must never show a change beside the command's state from
+  /// before it (no "tap Start" between a cancel and its "Cancelled").
+  var shown: PhotoTimerViewModel.Snapshot
+  /// The faces followed in the picture now.
+  var faces: [FaceMark] = []
+}

@@ -15,6 +15,8 @@ struct CommandScreen: Equatable {
   /// Whether it frames between counts: `--frame`, a remote (the phone starts each count),
   /// or a count that starts itself when the people are in (`--start-when-ready`).
   var frames: Bool
+  /// Whether it runs a booth (`phototimer booth`).
+  var booth: Bool
 
   /// The screen for `options` on this terminal.
   ///
@@ -27,7 +29,11 @@ struct CommandScreen: Equatable {
     size: (columns: Int, rows: Int), hasCamera: Bool
   ) {
     mode = Self.mode(options, interactive: interactive)
-    frames = options.frame || options.remote != nil || options.startWhenReady
+    booth = options.booth
+    // NB: a booth on a terminal runs session after session; elsewhere it runs one.
+    frames =
+      options.frame || options.remote != nil || options.startWhenReady
+      || options.booth && mode == .live
     let graphics = TerminalGraphics(environment: environment)
     let wanted = mode == .live && options.preview && options.color && hasCamera
     preview = wanted && graphics.trueColor && ScreenLayout.fits(size) ? graphics.method : nil
@@ -52,7 +58,8 @@ struct CommandScreen: Equatable {
     options.json ? .json : (interactive ? .live : .plain)
   }
 
-  /// Whether the screen holds the camera: when it shows its picture, frames first or serves
-  /// a remote; else each run opens and closes its own.
-  var holdsCamera: Bool { preview != nil || frames }
+  /// Whether the screen holds the camera: when it shows its picture, frames first, serves
+  /// a remote or runs a booth (its shots one after another on the same open camera); else
+  /// each run opens and closes its own.
+  var holdsCamera: Bool { preview != nil || frames || booth }
 }

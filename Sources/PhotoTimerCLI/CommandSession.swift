@@ -14,20 +14,6 @@ import PhotoTimerSetup
 /// command ends: every run borrows the one open camera.
 @MainActor
 final class CommandSession {
-  /// The loop's own state: what may happen next, and what is drawn.
-  struct Progress {
-    /// What may happen next: the one front-end machine the window runs too.
-    var session: FrontEndSession
-    /// The runs' chart, the photos, framing's words and the outcome.
-    var record: CommandRecord
-    /// The model as of the last change the loop has handled, which is what is drawn: the
-    /// model itself may be ahead (a cancel from a key is in it at once, its update still
-    /// queued), and the screen must never show a change beside the command's state from
-    /// before it (no "tap Start" between a cancel and its "Cancelled").
-    var shown: PhotoTimerViewModel.Snapshot
-    /// The faces followed in the picture now.
-    var faces: [FaceMark] = []
-  }
 
   let options: CommandOptions.RunOptions
   let screen: CommandScreen
@@ -40,7 +26,9 @@ final class CommandSession {
   let model: PhotoTimerViewModel
   let sink: any OutputSink
   private let keys: AsyncStream<Key>?
-  var progress: Progress
+  var progress: CommandProgress
+  /// The booth, for `phototimer booth`.
+  let booth: CommandBooth?
   /// The phone's remote, while it serves.
   private(set) var remote: RemoteLink?
   /// Whether the command frames between counts and goes on after each photo: `--frame`, a
@@ -61,11 +49,12 @@ final class CommandSession {
   ///   - keys: The keys pressed; `nil` reads them from the terminal in the live view.
   ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
   ///   - ready: The count that starts itself on `camera` (`--start-when-ready`), if asked for.
+  ///   - layout: The booth's collage layout, for `phototimer booth`.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: CommandScreen,
     camera: LiveCamera?, identity: CameraIdentity? = nil, ready: ReadyWatch? = nil,
     sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(), layout: BoothLayout? = nil
   ) {
     self.options = options
     self.screen = screen
@@ -81,11 +70,15 @@ final class CommandSession {
     model.preparation = options.sequential ? .sequential : .concurrent
     // NB: the switch for a count that starts by itself is there only while framing, with a
     // camera on screen and the people step.
-    let session = FrontEndSession(
-      .init(
-        frames: screen.frames, holdsCamera: camera != nil,
-        autoStart: screen.frames && ready != nil ? options.startWhenReady : nil))
-    progress = Progress(
+    var configuration = FrontEndSession.Configuration(
+      frames: screen.frames, holdsCamera: camera != nil,
+      autoStart: screen.frames && ready != nil ? options.startWhenReady : nil)
+    configuration.booth = options.booth ? options.boothPlan : nil
+    booth = layout.map {
+      CommandBooth(layout: $0, store: ProgramSetup.store(options), clock: clock)
+    }
+    let session = FrontEndSession(configuration)
+    progress = CommandProgress(
       session: session,
       record: CommandRecord(frames: screen.frames, sequential: options.sequential),
       shown: model.snapshot)
@@ -114,6 +107,7 @@ final class CommandSession {
     let (inputs, input) = AsyncStream.makeStream(of: CommandInput.self)
     self.input = input
     let listeners = CommandListeners(readsKeys: keys == nil && screen.mode == .live, into: input)
+    booth?.report = { input.yield(.booth($0)) }
     let updates = model.updates()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -143,7 +137,8 @@ final class CommandSession {
       }
       for await next in inputs {
         await handle(next, display: display)
-        if progress.session.isOver { break }
+        // NB: a booth's collage still being drawn is saved and said before the command ends.
+        if progress.session.isOver, booth?.isComposing != true { break }
       }
       group.cancelAll()
     }
@@ -151,6 +146,7 @@ final class CommandSession {
     // closes: the run releases it first.
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
+    await booth?.finish()
     await stage.stopFeeding()
     self.input = nil
     let last = model.presentation(isOver: true)
@@ -181,7 +177,12 @@ final class CommandSession {
         }
       },
       // NB: the loop ends once the machine is over (``run()``).
-      heard: { [input] in input?.yield(.ready($0)) })
+      heard: { [input] in input?.yield(.ready($0)) },
+      booth: { [self, input] in
+        booth?.carryOut($0, photo: model.snapshot.photo, faces: progress.faces) {
+          input?.yield(.reviewEnded($0))
+        }
+      })
   }
 
   /// One input: what it does to the model and to the screen.
@@ -219,6 +220,11 @@ final class CommandSession {
     case .faces(let marks):
       guard marks != progress.faces else { return }
       progress.faces = marks
+    case .reviewEnded(let shot):
+      apply(progress.session.reviewEnded(shot: shot, model: model.snapshot))
+    case .booth(let events):
+      for event in events { await display.showBooth(event, time: progress.record.now) }
+      for case .collage(_, let file) in events { model.post(note: "collage saved: \(file)") }
     }
     if !progress.session.isOver { await draw(display) }
   }

@@ -56,6 +56,16 @@ struct PhotoTimerCommand {
         exit(ExitCode.usage.rawValue)
       }
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
+      var layout: BoothLayout?
+      if run.booth {
+        // NB: a layout that is wrong is said, every problem, before anything starts.
+        do throws(LayoutError) {
+          layout = try BoothLayout.load(run.layout, shots: run.boothPlan.shots)
+        } catch {
+          writeError("error: \(error)\n" + CommandOptions.usageLine + "\n")
+          exit(ExitCode.usage.rawValue)
+        }
+      }
       if run.frame, CommandScreen.mode(run, interactive: Terminal.isInteractive) != .live {
         writeError(
           "error: --frame needs a terminal to show the preview and read keys\n"
@@ -88,7 +98,7 @@ struct PhotoTimerCommand {
         hasCamera: parts.hasCamera)
       let session = CommandSession(
         options: run, services: parts.services, screen: screen, camera: parts.camera,
-        identity: parts.identity, ready: parts.ready)
+        identity: parts.identity, ready: parts.ready, layout: layout)
       exit(await session.run().rawValue)
     }
   }

@@ -54,6 +54,17 @@ extension CommandOption {
       [.startWhenReady, .interval], because: ": a time-lapse does not wait for the people"),
   ]
 
+  /// The options only a booth takes (`phototimer booth`).
+  package static let boothOptions: [CommandOption] = [.shots, .between, .review, .retakes, .layout]
+
+  /// The options a booth cannot take: a time-lapse, no pixels for a collage, no review to
+  /// wait for.
+  package static let notInBooth: [CommandOption] = [.interval, .count, .simulate, .burst]
+
+  /// Why, in words.
+  package static let whyNotInBooth =
+    "a booth takes one photo a shot, from a camera's pictures, each kept or taken again"
+
   /// Every option that needs another, declared once.
   package static let requirements: [Requirement] = [
     Requirement(

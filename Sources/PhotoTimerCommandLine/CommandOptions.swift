@@ -73,6 +73,12 @@ package struct CommandOptions: Equatable {
     package var preview = true
     /// `--mirror` or `--no-mirror`; `nil` mirrors webcams only.
     package var mirror: Bool?
+    /// `phototimer booth`: each start is a session of shots with a collage.
+    package var booth = false
+    /// The booth's session: `--shots`, `--between`, `--review`, `--retakes`.
+    package var boothPlan = BoothPlan()
+    /// `--layout`: the collage's layout, a built-in's name or a JSON file.
+    package var layout = BoothLayout.strip.name
   }
 
   package enum Action: Equatable {
@@ -92,7 +98,8 @@ package struct CommandOptions: Equatable {
     }
   }
 
-  package static let usageLine = "usage: phototimer [options] | phototimer doctor   (see --help)"
+  package static let usageLine =
+    "usage: phototimer [options] | phototimer booth [options] | phototimer doctor   (see --help)"
 
   package static var help: String {
     let program = ProgramHelp.Program.command
@@ -132,8 +139,8 @@ package struct CommandOptions: Equatable {
       return
     }
     for positional in parsed.positionals {
-      let suggestion =
-        ArgumentParser.distance(positional, "doctor") <= 2 ? "; did you mean 'doctor'?" : ""
+      let near = ["doctor", "booth"].first { ArgumentParser.distance(positional, $0) <= 2 }
+      let suggestion = near.map { "; did you mean '\($0)'?" } ?? ""
       problems.append("unexpected argument '\(positional)'\(suggestion)")
     }
     var run = RunOptions()
@@ -155,6 +162,17 @@ package struct CommandOptions: Equatable {
     if parsed.has(.simulate), locationOptions.isEmpty { run.location = .simulated }
     if parsed.has(.gpsMaxError), !run.location.isGPSD {
       problems.append("--gps-max-error applies to gpsd's fixes, not to --location or --no-location")
+    }
+    run.booth = parsed.command == "booth"
+    let boothOptions = parsed.order.filter(CommandOption.boothOptions.contains)
+    if !run.booth, let first = boothOptions.first {
+      problems.append("\(first.name) applies to a booth: phototimer booth \(first.name) …")
+    }
+    if run.booth {
+      for option in parsed.order where CommandOption.notInBooth.contains(option) {
+        problems.append(
+          "phototimer booth cannot take \(option.name): \(CommandOption.whyNotInBooth)")
+      }
     }
     guard problems.isEmpty else { throw UsageError(problems: problems) }
     action = parsed.command == "doctor" ? .doctor(run) : .run(run)

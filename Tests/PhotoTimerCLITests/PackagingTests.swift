@@ -58,10 +58,11 @@ struct PackagingTests {
     #expect(await words(.window, ["--start"]) == ["--start-when-ready", "--start-when-ready="])
   }
 
-  @Test("doctor is offered where a subcommand can be, and only by phototimer")
+  @Test("booth and doctor are offered where a subcommand can be, and only by phototimer")
   func subcommand() async {
     #expect(await words(.command, ["do"]) == ["doctor"])
-    #expect(await words(.command, ["-s", "3", ""]) == ["doctor"])
+    #expect(await words(.command, ["bo"]) == ["booth"])
+    #expect(await words(.command, ["-s", "3", ""]) == ["booth", "doctor"])
     #expect(await words(.command, ["doctor", ""]) == [])
     #expect(await words(.window, [""]) == [])
   }
@@ -83,7 +84,8 @@ struct PackagingTests {
       await words(.command, ["--camera=scene:g"]) == ["--camera=scene:golden-hour"])
     #expect(await words(.command, ["--resolution", ""]) == ["max", "1920x1080", "1280x720"])
     #expect(await words(.command, ["-s", ""]) == [])
-    #expect(await words(.command, ["--remote", ""]) == ["doctor"])
+    #expect(await words(.command, ["--remote", ""]) == ["booth", "doctor"])
+    #expect(await words(.command, ["booth", "--layout", ""]) == ["strip", "postcard", "single"])
   }
 
   @Test("Paths go to the shell: a file after file:, a folder after --output")

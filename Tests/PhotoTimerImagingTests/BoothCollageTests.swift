@@ -46,15 +46,16 @@ struct BoothCollageTests {
     #expect(collage[600, 3500] == white)
   }
 
-  @Test("fewer shots than slots: the rest stays background; the background's colour is used")
+  @Test("fewer shots than slots: they fill the rest again in order; the background's colour")
   func fewerShotsAndColour() {
     var layout = BoothLayout.postcard
     layout.background = "#102030"
-    let shots = [BoothCollage.Shot(frame: Self.solid(Self.colours[0]))]
+    let shots = Self.colours.prefix(2).map { BoothCollage.Shot(frame: Self.solid($0)) }
     let collage = BoothCollage.compose(shots, in: layout).canvas
-    let second = layout.slots[1]
-    #expect(collage[second.x + 5, second.y + 5] == RGB(red: 16, green: 32, blue: 48))
-    #expect(collage[layout.slots[0].x + 5, layout.slots[0].y + 5] == Self.colours[0])
+    for (index, slot) in layout.slots.enumerated() {
+      #expect(collage[slot.x + 5, slot.y + 5] == Self.colours[index % 2], "slot \(index)")
+    }
+    #expect(collage[5, 5] == RGB(red: 16, green: 32, blue: 48))
   }
 
   @Test("a shot is cut around its faces: a face at the picture's right edge stays in its slot")

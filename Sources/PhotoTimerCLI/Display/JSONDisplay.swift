@@ -31,6 +31,14 @@ actor JSONDisplay: CommandDisplay {
 
   func close() -> String? { failure.message }
 
+  /// `{"event":"session","t":0.4,"session":1,"state":"started","shots":4}`, `kept` and
+  /// `retaken` with `shot` and `file`, `collage` with `file` (or `error`), and `session` with
+  /// `"state":"complete"` or `"ended"` and `kept`.
+  func showBooth(_ event: BoothEvent, time: Duration) {
+    let line = event.jsonLine(time: time)
+    failure.attempt { try sink.write(line + "\n") }
+  }
+
   /// `{"event":"ready","t":4.2,"state":"waiting","for":"hold still"}` while a count that
   /// starts itself waits (each time what it waits for changes), `"state":"ready"` when
   /// everyone is in and still (the `started` event follows), `"state":"unavailable"` with

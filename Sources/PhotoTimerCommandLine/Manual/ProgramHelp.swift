@@ -46,7 +46,11 @@ package enum ProgramHelp {
     /// Its subcommands.
     package var commands: [Entry] {
       switch self {
-      case .command: [Entry("doctor", "say what is available and what is wrong")]
+      case .command:
+        [
+          Entry("booth", "a photo booth: shots, retakes, a collage"),
+          Entry("doctor", "say what is available and what is wrong"),
+        ]
       case .window: []
       }
     }

@@ -58,7 +58,9 @@ public enum BoothCollage {
     public var cutSlots: [Int]
   }
 
-  /// Composes `shots` into `layout`, one per slot in order (extra slots stay background).
+  /// Composes `shots` into `layout`, one per slot in order; with fewer shots than slots the
+  /// shots fill the rest again in the same order (two shots in the four-slot strip: 1, 2, 1,
+  /// 2), so a strip cut in two is two alike.
   ///
   /// - Parameters:
   ///   - shots: The session's kept shots.
@@ -80,7 +82,8 @@ public enum BoothCollage {
       fill(&canvas, with: RGB(hex: layout.background ?? "") ?? RGB(red: 255, green: 255, blue: 255))
     }
     var cut: [Int] = []
-    for (index, (shot, slot)) in zip(shots, layout.slots).enumerated()
+    let filled = shots.isEmpty ? [] : layout.slots.indices.map { shots[$0 % shots.count] }
+    for (index, (shot, slot)) in zip(filled, layout.slots).enumerated()
     where slot.width > 0 && slot.height > 0 {
       let crop = ShotCrop.crop(
         width: shot.frame.width, height: shot.frame.height, aspect: slot.aspect,

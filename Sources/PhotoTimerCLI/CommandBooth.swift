@@ -1,0 +1,224 @@
+import Foundation
+import PhotoTimer
+import PhotoTimerConcurrency
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import PhotoTimerText
+
+/// What happened in a booth session, for the outputs: the JSON events `session`, `kept`,
+/// `retaken` and `collage`, and the plain lines.
+enum BoothEvent: Sendable, Equatable {
+  /// Session `session` began, of `shots` shots.
+  case started(session: Int, shots: Int)
+  /// Shot `shot` was kept (its file).
+  case kept(session: Int, shot: Int, file: String?)
+  /// Shot `shot` will be taken again (the file that will not be in the collage).
+  case retaken(session: Int, shot: Int, file: String?)
+  /// The collage was saved.
+  case collage(session: Int, file: String)
+  /// The collage could not be made, and why.
+  case collageFailed(session: Int, reason: String)
+  /// Session `session` ended with `kept` shots; `complete` when it made its collage.
+  case ended(session: Int, kept: Int, complete: Bool)
+
+  /// The event as a JSON line at `time`.
+  func jsonLine(time: Duration) -> String {
+    var object = JSONObject()
+    func common(_ name: String, _ session: Int) {
+      object.add("event", name)
+      object.add("t", time.secondsValue)
+      object.add("session", session)
+    }
+    switch self {
+    case .started(let session, let shots):
+      common("session", session)
+      object.add("state", "started")
+      object.add("shots", shots)
+    case .kept(let session, let shot, let file), .retaken(let session, let shot, let file):
+      common(self.isKept ? "kept" : "retaken", session)
+      object.add("shot", shot)
+      if let file { object.add("file", file) }
+    case .collage(let session, let file):
+      common("collage", session)
+      object.add("file", file)
+    case .collageFailed(let session, let reason):
+      common("collage", session)
+      object.add("error", reason)
+    case .ended(let session, let kept, let complete):
+      common("session", session)
+      object.add("state", complete ? "complete" : "ended")
+      object.add("kept", kept)
+    }
+    return object.text
+  }
+
+  /// The event as a plain line.
+  var line: String {
+    switch self {
+    case .started(let session, let shots): "booth session \(session): \(shots) shots"
+    case .kept(_, let shot, let file): "shot \(shot) kept" + (file.map { ": \($0)" } ?? "")
+    case .retaken(_, let shot, _): "shot \(shot) taken again"
+    case .collage(_, let file): "collage: \(file)"
+    case .collageFailed(_, let reason): "no collage: \(reason)"
+    case .ended(let session, let kept, let complete):
+      complete
+        ? "booth session \(session) complete"
+        : "booth session \(session) ended with \(kept) shot\(kept == 1 ? "" : "s") kept"
+    }
+  }
+
+  private var isKept: Bool {
+    if case .kept = self { return true }
+    return false
+  }
+}
+
+/// The command's booth: the shots a session keeps, the review's timer and the collage. It
+/// carries out the front-end machine's booth effects and decides nothing.
+@MainActor
+final class CommandBooth {
+  /// A kept shot: its photo and the faces followed at its shutter.
+  private struct Kept {
+    var photo: CapturedPhoto
+    var faces: [FaceMark]
+  }
+
+  let layout: BoothLayout
+  private let store: PhotoStore
+  private let clock: any Clock<Duration>
+  /// Where what happened goes, for the outputs (the command's loop).
+  var report: @MainActor ([BoothEvent]) -> Void = { _ in }
+  private(set) var session = 0
+  /// Collages being drawn and saved: said (``report``) before they count as done.
+  private var composing = 0
+  /// What is said once the collage being drawn is saved.
+  private var afterCollage: [BoothEvent] = []
+  private var kept: [Kept] = []
+  private var review: Task<Void, Never>?
+  private var collages: [Task<Void, Never>] = []
+
+  /// A booth composing into `layout`, saving into `store`, its review timed on `clock`.
+  init(layout: BoothLayout, store: PhotoStore, clock: any Clock<Duration>) {
+    self.layout = layout
+    self.store = store
+    self.clock = clock
+  }
+
+  /// Whether a collage is still being drawn or saved.
+  var isComposing: Bool { composing > 0 }
+
+  /// Carries out a booth effect. `photo` is the photo just taken, `faces` the faces followed
+  /// at its shutter; `reviewEnded` is told when a review's time has passed.
+  func carryOut(
+    _ effect: FrontEndSession.Effect, photo: CapturedPhoto?, faces: [FaceMark],
+    reviewEnded: @escaping @MainActor (Int) -> Void
+  ) {
+    switch effect {
+    case .boothStarted(let shots):
+      session += 1
+      kept = []
+      report([.started(session: session, shots: shots)])
+    case .review(let shot, let seconds):
+      review?.cancel()
+      let clock = clock
+      review = Task {
+        guard (try? await clock.sleep(for: .seconds(seconds))) != nil else { return }
+        reviewEnded(shot)
+      }
+    case .keepShot(let shot):
+      review?.cancel()
+      if let photo { kept.append(Kept(photo: photo, faces: faces)) }
+      report([.kept(session: session, shot: shot, file: photo?.file?.path)])
+    case .discardShot(let shot):
+      review?.cancel()
+      report([.retaken(session: session, shot: shot, file: photo?.file?.path)])
+    case .composeCollage:
+      compose(kept, session: session)
+    case .boothEnded(let count, let complete):
+      review?.cancel()
+      kept = []
+      // NB: a complete session is said once its collage is saved (or could not be).
+      let ended = BoothEvent.ended(session: session, kept: count, complete: complete)
+      if complete, isComposing { afterCollage.append(ended) } else { report([ended]) }
+    default:
+      break
+    }
+  }
+
+  /// Waits for the collages under way: the command ends only once they are saved.
+  func finish() async {
+    review?.cancel()
+    for collage in collages { await collage.value }
+    collages = []
+  }
+
+  /// Reads the kept shots' files, draws the collage with the layout's text, and saves it
+  /// beside them: off the main actor.
+  private func compose(_ shots: [Kept], session: Int) {
+    let layout = layout
+    let store = store
+    let date = Date()
+    composing += 1
+    let values = ["event": "", "date": Self.dateText(date)]
+    collages.append(
+      Task {
+        do {
+          let frame = try await OffPool.blocking { _ in
+            try Self.draw(shots, layout: layout, values: values)
+          }
+          let last = shots.last?.photo
+          let metadata = PhotoMetadata(
+            make: "phototimer", model: "booth collage", date: date,
+            settings: last?.settings ?? CameraSettings(aperture: "", shutterSpeed: "", iso: 0),
+            filter: last?.filter ?? .natural, location: last?.location)
+          let file = try await store.save(frame, metadata: metadata, variant: "collage")
+          collageDone(.collage(session: session, file: file.path))
+        } catch {
+          collageDone(.collageFailed(session: session, reason: "\(error)"))
+        }
+      })
+  }
+
+  private func collageDone(_ event: BoothEvent) {
+    composing -= 1
+    // NB: the collage and the session's end in one input: the command may end after it.
+    report([event] + afterCollage)
+    afterCollage = []
+  }
+
+  private nonisolated static func draw(
+    _ shots: [Kept], layout: BoothLayout, values: [String: String]
+  ) throws -> Frame {
+    var pictures: [BoothCollage.Shot] = []
+    for shot in shots {
+      guard let file = shot.photo.file else { continue }
+      let bytes = try [UInt8](Data(contentsOf: file))
+      let frame = try JPEGCodec.decode(bytes, path: file.path)
+      let faces = shot.faces.map {
+        PixelBox(
+          x: $0.x * Double(frame.width), y: $0.y * Double(frame.height),
+          width: $0.width * Double(frame.width), height: $0.height * Double(frame.height))
+      }
+      pictures.append(BoothCollage.Shot(frame: frame, faces: faces))
+    }
+    let text = BoothText.layer(
+      layout.texts, width: layout.canvas.width, height: layout.canvas.height, values: values)
+    return BoothCollage.compose(pictures, in: layout, layers: text.map { [$0] } ?? []).canvas
+  }
+
+  /// `6 December 2026`.
+  private nonisolated static func dateText(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_GB")
+    formatter.dateFormat = "d MMMM yyyy"
+    return formatter.string(from: date)
+  }
+}
+
+extension PhotoTimerViewModel.Snapshot {
+  /// The photo the model shows, when it shows one.
+  var photo: CapturedPhoto? {
+    if case .captured(let photo) = state.status { return photo }
+    return nil
+  }
+}

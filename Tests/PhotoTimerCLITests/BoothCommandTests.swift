@@ -1,0 +1,148 @@
+import Foundation
+import PhotoTimerConcurrency
+import PhotoTimerHarnesses
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import PhotoTimerPOSIX
+import Testing
+
+/// `phototimer booth` end to end: a session of shots on a camera whose colour turns with
+/// time, each kept, the collage's slots checked by colour and by place against the shots, the
+/// events in order, the collage's EXIF read back; and its mistakes refused before anything
+/// starts.
+@Suite("phototimer booth", .serialized, .timeLimit(.minutes(2)))
+struct BoothCommandTests {
+  static func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-booth-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// The mean colour of `frame` inside the middle half of `box`.
+  static func mean(_ frame: Frame, x: Int, y: Int, width: Int, height: Int) -> [Int] {
+    var sums = [0, 0, 0]
+    var count = 0
+    for row in stride(from: y + height / 4, to: y + height * 3 / 4, by: 3) {
+      for column in stride(from: x + width / 4, to: x + width * 3 / 4, by: 3) {
+        let pixel = frame[column, row]
+        sums[0] += Int(pixel.red)
+        sums[1] += Int(pixel.green)
+        sums[2] += Int(pixel.blue)
+        count += 1
+      }
+    }
+    return sums.map { $0 / max(count, 1) }
+  }
+
+  static func decode(_ path: String) throws -> Frame {
+    try JPEGCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), path: path)
+  }
+
+  @Test("two shots kept, each in its slot of the strip by colour, the collage's events and EXIF")
+  func twoShots() async throws {
+    let output = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: output) }
+    // A colour whose hue turns 20° a second for 17 s, then stays: shots a second or more apart
+    // (the count between them) each have their own colour.
+    let run = try await CommandRun.run(
+      [
+        "booth", "--shots", "2", "--review", "0", "--between", "1", "-s", "1", "--json",
+        "--camera", "ffmpeg:color=c=red:s=640x360:r=25,hue=h=min(t*20\\,340)", "--ffmpeg-format",
+        "lavfi",
+        "--no-location", "--no-people", "-o", output.path,
+      ], interruptWhen: nil)
+    #expect(run.status == 0, "\(run.error)")
+    let events = run.output.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let booth = events.filter {
+      ["session", "kept", "retaken", "collage"].contains($0["event"] as? String ?? "")
+    }
+    #expect(
+      booth.map { "\($0["event"]!) \($0["state"] ?? $0["shot"] ?? "")" }
+        == ["session started", "kept 1", "kept 2", "collage ", "session complete"])
+    let shots = booth.filter { $0["event"] as? String == "kept" }.compactMap {
+      $0["file"] as? String
+    }
+    #expect(shots.count == 2)
+    let collagePath =
+      try #require(booth.first { $0["event"] as? String == "collage" }?["file"])
+      as? String ?? ""
+    #expect(collagePath.hasSuffix("_collage.jpg"))
+    let collage = try Self.decode(collagePath)
+    #expect(collage.width == 1200 && collage.height == 3600)
+    // Each slot holds its shot (the strip's four slots: shots 1, 2, then 1, 2 again).
+    let layout = BoothLayout.strip
+    var seen: [[Int]] = []
+    for (index, slot) in layout.slots.enumerated() {
+      let shot = try Self.decode(shots[index % 2])
+      let expected = Self.mean(shot, x: 0, y: 0, width: shot.width, height: shot.height)
+      let found = Self.mean(collage, x: slot.x, y: slot.y, width: slot.width, height: slot.height)
+      #expect(
+        zip(expected, found).allSatisfy { abs($0 - $1) <= 12 },
+        "slot \(index): \(found), its shot \(expected)")
+      seen.append(found)
+    }
+    #expect(
+      zip(seen[0], seen[1]).contains { abs($0 - $1) > 40 },
+      "the two shots look alike: \(seen[0]) and \(seen[1])")
+    let tags = try await ChildProcess.run(["exiftool", "-s", "-Software", "-Model", collagePath])
+    #expect(tags.standardOutput.contains("Software                        : phototimer"))
+    #expect(tags.standardOutput.contains("Model                           : booth collage"))
+    let left = try FileManager.default.contentsOfDirectory(atPath: output.path)
+    #expect(left.filter { $0.hasPrefix(".") }.isEmpty, "partial files: \(left)")
+  }
+
+  @Test("a booth's mistakes are refused before anything starts, exit 2, with what to change")
+  func refused() async throws {
+    let single = try await CommandRun.run(["booth", "--layout", "single", "--simulate"])
+    #expect(single.status == 2)
+    #expect(single.error.contains("phototimer booth cannot take --simulate"))
+    let layout = try await CommandRun.run([
+      "booth", "--layout", "single", "--camera", "scene", "--json",
+    ])
+    #expect(layout.status == 2)
+    #expect(
+      layout.error.contains("single: slots: 1 slot for 4 shots; add 3 slots, or take 1 (--shots 1)")
+    )
+    let outside = try await CommandRun.run(["--shots", "2", "--camera", "scene"])
+    #expect(outside.status == 2)
+    #expect(outside.error.contains("--shots applies to a booth: phototimer booth --shots"))
+    let missing = try await CommandRun.run([
+      "booth", "--layout", "/nonexistent/party.json", "--camera", "scene", "--json",
+    ])
+    #expect(missing.status == 2)
+    #expect(missing.error.contains("/nonexistent/party.json"), "\(missing.error)")
+  }
+
+  @Test("at the keyboard: space starts, each shot waits for keep (space) or retake (r), q quits")
+  func keys() async throws {
+    let output = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: output) }
+    let run = try PseudoTerminalRun([
+      "booth", "--shots", "2", "--review", "60", "--between", "0", "-s", "0", "--camera",
+      "scene", "--no-location", "--no-preview", "-o", output.path,
+    ])
+    let before = run.settings()
+    try run.start()
+    #expect(await run.read(until: "press space to start"))
+    run.press(" ")
+    #expect(await run.read(until: "Shot 1 of 2: press space to keep it · press r to take it again"))
+    run.press("r")
+    // One retake a shot: the second review of shot 1 offers keep alone.
+    #expect(await run.read(until: "Shot 1 of 2: press space to keep it\u{1B}"))
+    run.press(" ")
+    #expect(await run.read(until: "Shot 2 of 2: press space to keep it · press r"))
+    run.press(" ")
+    #expect(await run.read(until: "collage saved"))
+    #expect(await run.read(until: "press space to start"))
+    run.press("q")
+    #expect(try await run.wait() == 0, "\(run.text.suffix(400))")
+    #expect(run.settings() == before)
+    let files = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+    // Three photos (shot 1 twice), one collage.
+    #expect(files.filter { $0.hasSuffix("_collage.jpg") }.count == 1, "\(files)")
+    #expect(files.filter { !$0.hasSuffix("_collage.jpg") }.count == 3, "\(files)")
+  }
+}
