@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimer
 import PhotoTimerConcurrency
 import PhotoTimerHarnesses
+import PhotoTimerImaging
 import PhotoTimerPOSIX
 import Testing
 
@@ -185,11 +186,68 @@ import Testing
 
   /// Runs `body` with the program (`arguments`) and a browser of `width` × `height`; the
   /// browser quits and the program is stopped however `body` ends.
+  @Test("A booth from the phone: Start, Retake, Keep, Keep; the collage's slots are the kept shots")
+  func boothFromThePhone() async throws {
+    // NB: a colour whose hue turns 20° a second (then stays): the retaken shot differs.
+    let arguments = [
+      "booth", "--json", "--remote=127.0.0.1:0", "--no-location", "--no-people", "-s", "0",
+      "--between", "0", "--shots", "2", "--review", "60", "--camera",
+      "ffmpeg:color=c=red:s=640x360:r=25,hue=h=min(t*20\\,340)", "--ffmpeg-format", "lavfi",
+    ]
+    try await withProgram(arguments: arguments) { program, browser in
+      try await browser.open(try await program.link())
+      #expect(try await browser.wait(for: "return window.phototimer.actions.includes('start')"))
+      try await browser.click("#start")
+      #expect(try await program.wait(for: "captured"))
+      #expect(try await browser.wait(for: "return window.phototimer.actions.includes('retake')"))
+      // The phone shows the shot with Keep and Retake under it.
+      #expect(try await browser.wait(for: "return document.body.dataset.view === 'photo'"))
+      #expect(
+        try await browser.run("return document.getElementById('review').hidden") as? Bool == false)
+      try await browser.click("#retake-photo")
+      #expect(try await program.wait(for: "retaken"))
+      #expect(try await program.wait(for: "captured", count: 2))
+      // One retake a shot: now Keep alone.
+      #expect(
+        try await browser.wait(
+          for:
+            "return window.phototimer.actions.includes('keep') && document.getElementById('retake-photo').hidden"
+        ))
+      try await browser.click("#keep-photo")
+      #expect(try await program.wait(for: "captured", count: 3))
+      #expect(try await browser.wait(for: "return window.phototimer.actions.includes('keep')"))
+      try await browser.saveScreenshot("remote-page-booth")
+      try await browser.click("#keep-photo")
+      #expect(try await program.wait(for: "collage", limit: .seconds(30)))
+      let kept = program.events("kept").compactMap { Self.file(in: $0) }
+      let retaken = program.events("retaken").compactMap { Self.file(in: $0) }
+      let collage = try #require(program.events("collage").first.flatMap(Self.file(in:)))
+      #expect(kept.count == 2 && retaken.count == 1)
+      #expect(!kept.contains(retaken[0]))
+      let picture = try BoothCommandTests.decode(collage)
+      for (index, slot) in BoothLayout.strip.slots.prefix(2).enumerated() {
+        let shot = try BoothCommandTests.decode(kept[index])
+        let expected = BoothCommandTests.mean(
+          shot, x: 0, y: 0, width: shot.width, height: shot.height)
+        let found = BoothCommandTests.mean(
+          picture, x: slot.x, y: slot.y, width: slot.width, height: slot.height)
+        #expect(zip(expected, found).allSatisfy { abs($0 - $1) <= 12 }, "slot \(index)")
+      }
+      #expect(try await program.stop() == 0)
+    }
+  }
+
+  /// The `file` of a JSON event line.
+  static func file(in line: String) -> String? {
+    let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    return object?["file"] as? String
+  }
+
   private func withProgram(
-    width: Int = 360, height: Int = 780,
+    width: Int = 360, height: Int = 780, arguments: [String] = Self.arguments,
     _ body: (Program, WebDriver) async throws -> Void
   ) async throws {
-    let program = try Program(Self.arguments)
+    let program = try Program(arguments)
     defer { program.kill() }
     let browser = try await WebDriver(width: width, height: height)
     do {

@@ -63,11 +63,20 @@ extension RemotePage {
       const counting = can("take-now");
       // A count started (here or on the screen) brings the picture back from the photo.
       if (counting && document.body.dataset.view === "photo") showLive();
-      $("start").hidden = counting;
+      // A booth's shot under review: Keep and Retake take Start's place, only then.
+      const reviewing = can("keep");
+      $("start").hidden = counting || reviewing;
       $("take-now").hidden = !counting;
-      for (const name of ["start", "take-now", "cancel", "restart"]) {
+      $("keep").hidden = !reviewing;
+      $("retake").hidden = !can("retake");
+      for (const name of ["start", "take-now", "cancel", "restart", "keep", "retake"]) {
         $(name).disabled = busyPost || !can(name);
       }
+      // Under the shot itself, when the page shows it: Keep and Retake there too.
+      $("review").hidden = !reviewing;
+      $("keep-photo").disabled = busyPost || !reviewing;
+      $("retake-photo").hidden = !can("retake");
+      $("retake-photo").disabled = busyPost || !can("retake");
       for (const button of document.querySelectorAll("#seconds button")) {
         button.disabled = !can("start");
       }
@@ -261,7 +270,7 @@ extension RemotePage {
     });
 
     async function start() {
-      for (const button of document.querySelectorAll("#actions button")) {
+      for (const button of document.querySelectorAll("#actions button, #review button")) {
         button.addEventListener("click", () => post(button.dataset.intent));
       }
       for (const button of document.querySelectorAll("#seconds button")) {

@@ -18,9 +18,11 @@ package enum RemotePage {
   /// or take it now, coloured).
   private static let actionButtons = RemoteIntent.actions.filter { $0 != .autoStart }.map {
     action in
-    let primary = action == .start || action == .takeNow ? #" class="primary""# : ""
+    let primary = [.start, .takeNow, .keep].contains(action) ? #" class="primary""# : ""
+    // NB: a booth's Keep and Retake show only while a shot is under review.
+    let hidden = [.keep, .retake].contains(action) ? " hidden" : ""
     return
-      #"<button id="\#(action.rawValue)"\#(primary) data-intent="\#(action.rawValue)" disabled>"#
+      #"<button id="\#(action.rawValue)"\#(primary) data-intent="\#(action.rawValue)"\#(hidden) disabled>"#
       + "\(action.title)</button>"
   }.joined(separator: "\n          ")
 
@@ -67,6 +69,10 @@ package enum RemotePage {
       </section>
       <section id="photo" hidden>
         <img id="photo-image" alt="the photo just taken">
+        <div id="review" class="row" hidden>
+          <button id="keep-photo" class="primary" data-intent="keep" disabled>\#(PhotoTimerPresentation.Action.keep.title)</button>
+          <button id="retake-photo" data-intent="retake" disabled>\#(PhotoTimerPresentation.Action.retake.title)</button>
+        </div>
         <ul id="summary"></ul>
         <div class="row">
           <a id="download" class="button primary" download>Download</a>
@@ -137,13 +143,14 @@ package enum RemotePage {
       display: flex; align-items: center; justify-content: center; text-decoration: none; }
     button.primary, .button.primary { background: var(--accent); }
     button:disabled { opacity: .35; cursor: default; }
-    #start, #take-now { grid-column: span 2; min-height: 68px; font-size: 22px; }
-    #start[hidden], #take-now[hidden] { display: none; }
+    #start, #take-now, #keep { grid-column: span 2; min-height: 68px; font-size: 22px; }
+    #start[hidden], #take-now[hidden], #keep[hidden], #retake[hidden] { display: none; }
     #photo img { width: 100%; border-radius: 12px; display: block; margin-top: 4px; }
     #summary li { padding: 6px 2px; border-bottom: 1px solid #333; overflow-wrap: anywhere; }
     #summary .label { color: #c0bfbc; display: inline-block; min-width: 5.5em; }
     #summary .rownote { color: #9a9996; }
     .row { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; margin-top: 12px; }
+    .row[hidden] { display: none; }
     /* A phone on its side: the picture (and the count over it) on the left, the status and
        the action that matters now on the right, both without scrolling. */
     @media (orientation: landscape) and (max-height: 540px) {
@@ -155,14 +162,16 @@ package enum RemotePage {
       #preview { max-height: calc(100vh - 64px); }
       #count { font-size: min(24vw, 45vh); }
       #status { margin-top: 0; }
-      #start, #take-now { min-height: 56px; }
+      #start, #take-now, #keep { min-height: 56px; }
       button, .button { min-height: 48px; }
       #photo { display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr);
         gap: 12px; }
       #photo[hidden] { display: none; }
       #photo .row { grid-column: 2; grid-row: 1; margin-top: 4px; }
+      #photo #review:not([hidden]) + #summary + .row { grid-row: 2; }
+      #photo #review:not([hidden]) ~ #summary { grid-row: 3; }
       #summary { grid-column: 2; grid-row: 2; margin-top: 0; }
-      #photo img { max-height: calc(100vh - 64px); object-fit: contain; grid-row: 1 / span 2; }
+      #photo img { max-height: calc(100vh - 64px); object-fit: contain; grid-row: 1 / span 3; }
     }
     @keyframes spin { to { transform: rotate(360deg); } }
     """#
