@@ -90,7 +90,7 @@ final class CommandSession {
     if let address = options.remote {
       do {
         remote = try RemoteLink(
-          address: address, camera: identity.description, mirrored: screen.mirrored,
+          address: address, camera: identity.guestDescription, mirrored: screen.mirrored,
           seconds: options.seconds)
       } catch {
         StandardStream.error.write("error: \(CommandAdvice.advise(error))\n")
@@ -189,11 +189,7 @@ final class CommandSession {
   private func handle(_ next: CommandInput, display: any CommandDisplay) async {
     switch next {
     case .update(let update):
-      let time = handled(update)
-      let shown = presentation(update.snapshot)
-      await display.show(shown, after: update, time: time)
-      remote?.publish(
-        presentation(update.snapshot, for: .phone), after: update, time: time, camera: identity)
+      await draw(display, after: update, time: handled(update))
       return
     case .key(let key):
       pressed(key)
@@ -229,14 +225,17 @@ final class CommandSession {
     if !progress.session.isOver { await draw(display) }
   }
 
-  /// Draws the model as the loop has it (``Progress/shown``), after an input of the
-  /// command's own.
-  private func draw(_ display: any CommandDisplay) async {
-    let now = progress.record.now
-    let shown = presentation(progress.shown)
-    await display.show(shown, after: nil, time: now)
+  /// Draws the model as the loop has it (``CommandProgress/shown``) on the screen and the
+  /// phone, after the model's `update` or an input of the command's own.
+  private func draw(
+    _ display: any CommandDisplay, after update: PhotoTimerViewModel.Update? = nil,
+    time: Duration? = nil
+  ) async {
+    let time = time ?? progress.record.now
+    await display.show(presentation(progress.shown), after: update, time: time)
     remote?.publish(
-      presentation(progress.shown, for: .phone), after: nil, time: now, camera: identity)
+      presentation(progress.shown, for: .phone), after: update, time: time,
+      camera: identity.forGuests)
   }
 
   func presentation(

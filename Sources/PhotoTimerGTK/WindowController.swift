@@ -139,7 +139,7 @@ final class WindowController {
 
   private func handle(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
     guard self.model === model else { return }
-    remote.publish(event, of: model, camera: stage.identity)
+    remote.publish(event, of: model, camera: stage.identity?.forGuests)
     if case .shutter = event.kind { screen.shutter() }
     if case .captured(let photo) = event.kind { pages.showPhoto(photo) }
   }

@@ -10,7 +10,7 @@ import Testing
 /// time, each kept, the collage's slots checked by colour and by place against the shots, the
 /// events in order, the collage's EXIF read back; and its mistakes refused before anything
 /// starts.
-@Suite("phototimer booth", .serialized, .timeLimit(.minutes(2)))
+@Suite("phototimer booth", .serialized, .timeLimit(.minutes(5)))
 struct BoothCommandTests {
   static func folder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -122,21 +122,32 @@ struct BoothCommandTests {
     defer { try? FileManager.default.removeItem(at: output) }
     let run = try PseudoTerminalRun([
       "booth", "--shots", "2", "--review", "60", "--between", "0", "-s", "0", "--camera",
-      "scene", "--no-location", "--no-preview", "-o", output.path,
+      "scene", "--size", "640x360", "--no-people", "--no-location", "--no-preview", "-o",
+      output.path,
     ])
+    // NB: generous limits: a loaded machine (a sanitizer's build beside) may take its time.
+    let limit = Duration.seconds(90)
     let before = run.settings()
     try run.start()
-    #expect(await run.read(until: "press space to start"))
+    #expect(await run.read(until: "press space to start", limit: limit), "\(run.text.suffix(600))")
     run.press(" ")
-    #expect(await run.read(until: "Shot 1 of 2: press space to keep it · press r to take it again"))
+    #expect(
+      await run.read(
+        until: "Shot 1 of 2: press space to keep it · press r to take it again", limit: limit),
+      "\(run.text.suffix(600))")
     run.press("r")
     // One retake a shot: the second review of shot 1 offers keep alone.
-    #expect(await run.read(until: "Shot 1 of 2: press space to keep it\u{1B}"))
+    #expect(
+      await run.read(until: "Shot 1 of 2: press space to keep it\u{1B}", limit: limit),
+      "\(run.text.suffix(600))")
     run.press(" ")
-    #expect(await run.read(until: "Shot 2 of 2: press space to keep it · press r"))
+    #expect(
+      await run.read(until: "Shot 2 of 2: press space to keep it · press r", limit: limit),
+      "\(run.text.suffix(600))")
     run.press(" ")
-    #expect(await run.read(until: "collage saved"))
-    #expect(await run.read(until: "press space to start"))
+    #expect(await run.read(until: "collage saved", limit: limit), "\(run.text.suffix(600))")
+    // Framing again, the three photos counted.
+    #expect(await run.read(until: "3 taken", limit: limit), "\(run.text.suffix(600))")
     run.press("q")
     #expect(try await run.wait() == 0, "\(run.text.suffix(400))")
     #expect(run.settings() == before)

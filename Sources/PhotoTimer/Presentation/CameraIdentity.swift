@@ -39,6 +39,25 @@ public struct CameraIdentity: Hashable, Sendable, CustomStringConvertible {
     ([name, kind] + (mode.map { [$0] } ?? [])).joined(separator: " · ")
   }
 
+  /// The camera as a guest's screen (the phone's page) names it: as ``description``, but a
+  /// file of this computer by its name alone, never its folders (`party.mp4 · ffmpeg`).
+  public var guestDescription: String { forGuests.description }
+
+  /// The identity a guest's screen is sent (the phone's events): a file of this computer by
+  /// its name alone.
+  public var forGuests: CameraIdentity {
+    var shown = self
+    shown.name = Self.guestName(name)
+    return shown
+  }
+
+  /// `name` without the folders of a local path (`/home/ada/party.mp4` is `party.mp4`); an
+  /// address (`rtsp://camera/stream`) or a device's own name as it is.
+  package static func guestName(_ name: String) -> String {
+    guard !name.contains("://"), name.contains("/") else { return name }
+    return name.split(separator: "/").last.map(String.init) ?? name
+  }
+
   /// The sentence an output says when the camera stands in for another: `no camera found
   /// (phototimer doctor says why): using the built-in scene camera`; `nil` when it does not.
   public var fallbackLine: String? {

@@ -28,7 +28,9 @@ extension FFmpegKind: CameraDriver {
 
   package func menuName(_ choice: CameraChoice) -> String {
     let input = choice.argument ?? ""
-    return choice.format == "v4l2" ? "Webcam \(input)" : "Stream \(CameraAddress.redacted(input))"
+    guard choice.format != "v4l2" else { return "Webcam \(input)" }
+    // NB: the menu's name is the phone's too: a file by its name, never its folders.
+    return "Stream \(CameraIdentity.guestName(CameraAddress.redacted(input)))"
   }
 
   /// An IP camera by its host (its user and password never shown), anything else by its
