@@ -91,6 +91,8 @@ final class CommandBooth {
   private(set) var session = 0
   /// Collages being drawn and saved: said (``report``) before they count as done.
   private var composing = 0
+  /// Collages that could not be made (the command then exits 1).
+  private(set) var failedCollages = 0
   /// What is said once the collage being drawn is saved.
   private var afterCollage: [BoothEvent] = []
   private var kept: [Kept] = []
@@ -174,6 +176,7 @@ final class CommandBooth {
           let file = try await store.save(frame, metadata: metadata, variant: "collage")
           collageDone(.collage(session: session, file: file.path))
         } catch {
+          failedCollages += 1
           collageDone(.collageFailed(session: session, reason: "\(error)"))
         }
       })
@@ -201,9 +204,22 @@ final class CommandBooth {
       }
       pictures.append(BoothCollage.Shot(frame: frame, faces: faces))
     }
-    let text = BoothText.layer(
+    func read(_ path: String) throws -> [UInt8] {
+      try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    // NB: the layout's pictures were found when it was loaded; read now, they may have gone.
+    var background: Frame?
+    if let path = layout.background, !BoothLayout.isColour(path) {
+      background = try PNGDecoder.decode(read(path), path: path)
+    }
+    var layers = try layout.overlay.map { [try PNGDecoder.decodeRGBA(read($0), path: $0)] } ?? []
+    if let text = BoothText.layer(
       layout.texts, width: layout.canvas.width, height: layout.canvas.height, values: values)
-    return BoothCollage.compose(pictures, in: layout, layers: text.map { [$0] } ?? []).canvas
+    {
+      layers.append(text)
+    }
+    return BoothCollage.compose(pictures, in: layout, background: background, layers: layers)
+      .canvas
   }
 
   /// `6 December 2026`.

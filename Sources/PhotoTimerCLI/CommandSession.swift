@@ -163,7 +163,7 @@ final class CommandSession {
     if let problem = await display.close() {
       StandardStream.error.write("error: the output could not be written: \(problem)\n")
     }
-    return record.exitCode
+    return booth?.failedCollages ?? 0 > 0 ? .failure : record.exitCode
   }
 
   /// Carries out what the front-end machine decided.

@@ -156,4 +156,79 @@ struct BoothCommandTests {
     #expect(files.filter { $0.hasSuffix("_collage.jpg") }.count == 1, "\(files)")
     #expect(files.filter { !$0.hasSuffix("_collage.jpg") }.count == 3, "\(files)")
   }
+
+  /// Writes a `width` × `height` RGBA PNG whose pixels `pixel(x, y)` gives, with python3's
+  /// zlib (no image library needed).
+  static func writePNG(
+    _ path: String, width: Int, height: Int, pixel: @escaping (Int, Int) -> [UInt8]
+  ) async throws {
+    var raw: [UInt8] = []
+    for y in 0..<height {
+      raw.append(0)
+      for x in 0..<width { raw += pixel(x, y) }
+    }
+    let data = path + ".rgba"
+    try Data(raw).write(to: URL(fileURLWithPath: data))
+    let script = """
+      import struct, sys, zlib
+      w, h, src, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+      raw = open(src, "rb").read()
+      def chunk(kind, body):
+          return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+      png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+      png += chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+      open(out, "wb").write(png)
+      """
+    let made = try await ChildProcess.run(
+      ["python3", "-c", script, "\(width)", "\(height)", data, path])
+    #expect(made.succeeded, "\(made.standardError)")
+  }
+
+  @Test("a layout file's overlay and background are drawn; an overlay gone by then is said, exit 1")
+  func layoutPictures() async throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A 400 × 300 card: a grey background, one slot, a blue frame with a clear hole over it.
+    try await Self.writePNG(folder.path + "/back.png", width: 40, height: 30) { _, _ in
+      [128, 128, 128, 255]
+    }
+    try await Self.writePNG(folder.path + "/frame.png", width: 400, height: 300) { x, y in
+      let hole = x >= 60 && x < 340 && y >= 40 && y < 240
+      return hole ? [0, 0, 0, 0] : (x < 20 ? [0, 0, 255, 255] : [0, 0, 255, 0])
+    }
+    let layout = """
+      {"name": "card", "canvas": {"width": 400, "height": 300, "dpi": 100},
+       "background": "back.png", "overlay": "frame.png",
+       "slots": [{"x": 50, "y": 30, "width": 300, "height": 220}]}
+      """
+    try Data(layout.utf8).write(to: folder.appendingPathComponent("card.json"))
+    let arguments = [
+      "booth", "--shots", "1", "--review", "0", "-s", "0", "--json", "--layout",
+      folder.path + "/card.json", "--camera", "ffmpeg:color=c=red:s=640x360:r=25",
+      "--ffmpeg-format", "lavfi", "--no-location", "--no-people", "-o", folder.path,
+    ]
+    let run = try await CommandRun.run(arguments, interruptWhen: nil)
+    #expect(run.status == 0, "\(run.error)")
+    let line = try #require(
+      run.output.split(separator: "\n").first { $0.contains("\"event\":\"collage\"") })
+    let file = try #require(RemotePageTests.file(in: String(line)))
+    let collage = try Self.decode(file)
+    #expect(collage.width == 400 && collage.height == 300)
+    let blue = collage[5, 150]
+    #expect(blue.blue > 200 && blue.red < 40, "the frame: \(blue)")
+    let grey = collage[30, 150]
+    #expect(abs(Int(grey.red) - 128) < 10 && abs(Int(grey.blue) - 128) < 10, "background: \(grey)")
+    let shot = collage[200, 140]
+    #expect(shot.red > 200 && shot.blue < 50, "the shot: \(shot)")
+    // The overlay taken away once the count has started: the collage cannot be made.
+    let overlay = folder.path + "/frame.png"
+    let gone = try await CommandRun.run(arguments, interruptWhen: nil) { output in
+      if output.contains("\"event\":\"started\"") {
+        try? FileManager.default.removeItem(atPath: overlay)
+      }
+    }
+    #expect(gone.status == 1, "\(gone.output.suffix(400))")
+    #expect(gone.output.contains("\"event\":\"collage\""))
+    #expect(gone.output.contains("frame.png"), "\(gone.output.suffix(400))")
+  }
 }

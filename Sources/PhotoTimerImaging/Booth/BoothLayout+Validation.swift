@@ -36,7 +36,8 @@ extension BoothLayout {
   public static let placeholders = ["{event}", "{date}"]
 
   /// The layout `name` names: a built-in (`strip`, `postcard`, `single`) or a JSON file,
-  /// checked for a session of `shots`.
+  /// checked for a session of `shots`; a file's overlay and background pictures come back as
+  /// paths found from the file's folder.
   ///
   /// - Parameters:
   ///   - name: A built-in's name, or a file's path.
@@ -74,9 +75,14 @@ extension BoothLayout {
             fix: "give the path of a layout's JSON file")
         ])
     }
-    return try parse(
-      data, file: name, shots: shots, folder: (name as NSString).deletingLastPathComponent,
-      exists: exists)
+    let folder = (name as NSString).deletingLastPathComponent
+    var layout = try parse(data, file: name, shots: shots, folder: folder, exists: exists)
+    // NB: the pictures it names, found where the layout's file is, whatever the current folder.
+    layout.overlay = layout.overlay.map { Self.path($0, in: folder) }
+    if let background = layout.background, !isColour(background) {
+      layout.background = Self.path(background, in: folder)
+    }
+    return layout
   }
 
   /// A layout from its JSON, checked for a session of `shots`.
