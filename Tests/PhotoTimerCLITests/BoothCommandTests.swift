@@ -43,12 +43,13 @@ struct BoothCommandTests {
   func twoShots() async throws {
     let output = try Self.folder()
     defer { try? FileManager.default.removeItem(at: output) }
-    // A colour whose hue turns 20° a second for 17 s, then stays: shots a second or more apart
-    // (the count between them) each have their own colour.
+    // A colour whose hue turns 30° a second of real time (`realtime`: lavfi would otherwise
+    // run as fast as it is read): shots 2 s or more apart (the count between them) differ
+    // by 60° or more, unless a loaded machine puts them a whole turn (12 s) apart.
     let run = try await CommandRun.run(
       [
-        "booth", "--shots", "2", "--review", "0", "--between", "1", "-s", "1", "--json",
-        "--camera", "ffmpeg:color=c=red:s=640x360:r=25,hue=h=min(t*20\\,340)", "--ffmpeg-format",
+        "booth", "--shots", "2", "--review", "0", "--between", "2", "-s", "1", "--json",
+        "--camera", "ffmpeg:color=c=red:s=640x360:r=25,realtime,hue=h=t*30", "--ffmpeg-format",
         "lavfi",
         "--no-location", "--no-people", "-o", output.path,
       ], interruptWhen: nil)
@@ -85,7 +86,7 @@ struct BoothCommandTests {
       seen.append(found)
     }
     #expect(
-      zip(seen[0], seen[1]).contains { abs($0 - $1) > 40 },
+      zip(seen[0], seen[1]).contains { abs($0 - $1) > 30 },
       "the two shots look alike: \(seen[0]) and \(seen[1])")
     let tags = try await ChildProcess.run(["exiftool", "-s", "-Software", "-Model", collagePath])
     #expect(tags.standardOutput.contains("Software                        : phototimer"))
