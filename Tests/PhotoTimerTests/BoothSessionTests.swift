@@ -142,6 +142,13 @@ struct BoothSessionTests {
     #expect(
       session.modelChanged(Self.cancelled, cameraGone: false)
         == [.boothEnded(kept: 0, complete: false), .end])
+    // A signal while a shot is shown: the session ends, said, then the program.
+    var reviewing = Self.booth()
+    _ = reviewing.ask(.start, model: Self.idle)
+    _ = Self.shoot(&reviewing)
+    _ = reviewing.ask(.keep, model: Self.taken)
+    _ = Self.shoot(&reviewing)
+    #expect(reviewing.signal(model: Self.taken) == [.boothEnded(kept: 1, complete: false), .end])
     var failing = Self.booth()
     _ = failing.ask(.start, model: Self.idle)
     _ = failing.modelChanged(Self.counting, cameraGone: false)

@@ -337,7 +337,10 @@ public struct FrontEndSession: Equatable, Sendable {
       return [.cancelRun]
     }
     phase = .over(asked: true)
-    return [.end]
+    // NB: a booth's shot under review when the program ends: its session ends too, said.
+    guard let progress = booth else { return [.end] }
+    booth = nil
+    return [.boothEnded(kept: progress.kept, complete: false), .end]
   }
 
   /// A session starts (a key, the phone, the group ready, a front end that starts at once): a
