@@ -10,8 +10,12 @@ import Testing
 /// time, each kept, the collage's slots checked by colour and by place against the shots, the
 /// events in order, the collage's EXIF read back; and its mistakes refused before anything
 /// starts.
-@Suite("phototimer booth", .serialized, .timeLimit(.minutes(5)))
+@Suite("phototimer booth", .serialized, .timeLimit(.minutes(10)))
 struct BoothCommandTests {
+  /// How long a booth run may take: a sanitizer's build draws and saves a 600 dpi collage
+  /// slowly (over 50 s once under AddressSanitizer).
+  static let runLimit = Duration.seconds(240)
+
   static func folder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-booth-\(UUID().uuidString)", isDirectory: true)
@@ -52,7 +56,7 @@ struct BoothCommandTests {
         "--camera", "ffmpeg:color=c=red:s=640x360:r=25,realtime,hue=h=t*30", "--ffmpeg-format",
         "lavfi",
         "--no-location", "--no-people", "-o", output.path,
-      ], interruptWhen: nil)
+      ], interruptWhen: nil, timeLimit: Self.runLimit)
     #expect(run.status == 0, "\(run.error)")
     let events = run.output.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -208,7 +212,7 @@ struct BoothCommandTests {
       folder.path + "/card.json", "--camera", "ffmpeg:color=c=red:s=640x360:r=25",
       "--ffmpeg-format", "lavfi", "--no-location", "--no-people", "-o", folder.path,
     ]
-    let run = try await CommandRun.run(arguments, interruptWhen: nil)
+    let run = try await CommandRun.run(arguments, interruptWhen: nil, timeLimit: Self.runLimit)
     #expect(run.status == 0, "\(run.error)")
     let line = try #require(
       run.output.split(separator: "\n").first { $0.contains("\"event\":\"collage\"") })
@@ -223,7 +227,8 @@ struct BoothCommandTests {
     #expect(shot.red > 200 && shot.blue < 50, "the shot: \(shot)")
     // The overlay taken away once the count has started: the collage cannot be made.
     let overlay = folder.path + "/frame.png"
-    let gone = try await CommandRun.run(arguments, interruptWhen: nil) { output in
+    let gone = try await CommandRun.run(arguments, interruptWhen: nil, timeLimit: Self.runLimit) {
+      output in
       if output.contains("\"event\":\"started\"") {
         try? FileManager.default.removeItem(atPath: overlay)
       }
