@@ -5,33 +5,33 @@ import PhotoTimerImaging
 /// white when the image has transparency.
 package enum PNGDecoder {
   package static func decode(_ bytes: [UInt8], path: String) throws(ImageFileError) -> Frame {
-    var image = png_image()
-    image.version = UInt32(PNG_IMAGE_VERSION)
-    let began = bytes.withUnsafeBufferPointer { source in
-      png_image_begin_read_from_memory(&image, source.baseAddress, source.count)
-    }
-    defer { png_image_free(&image) }
-    guard began != 0 else { throw .damaged(path: path, reason: message(image)) }
-    let width = Int(image.width)
-    let height = Int(image.height)
-    guard width > 0, height > 0 else { throw .empty(path: path) }
-    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-    guard !overflow, pixels <= JPEGCodec.pixelLimit else {
-      throw .tooLarge(path: path, width: width, height: height, limit: JPEGCodec.pixelLimit)
-    }
-    image.format = UInt32(PNG_FORMAT_RGB)
-    var frame = Frame(width: width, height: height)
     var white = png_color(red: 255, green: 255, blue: 255)
-    let finished = frame.pixels.withUnsafeMutableBufferPointer { target in
-      png_image_finish_read(&image, &white, target.baseAddress, Int32(width * 3), nil)
-    }
-    guard finished != 0 else { throw .damaged(path: path, reason: message(image)) }
+    let (width, height, pixels) = try read(
+      bytes, path: path, format: UInt32(PNG_FORMAT_RGB), channels: 3, background: &white)
+    guard let frame = Frame(width: width, height: height, bytesPerRow: width * 3, pixels: pixels)
+    else { throw .damaged(path: path, reason: "libpng gave the wrong number of bytes") }
     return frame
   }
 
   /// The PNG's pixels with their transparency (a collage's overlay): straight RGBA.
   package static func decodeRGBA(_ bytes: [UInt8], path: String) throws(ImageFileError) -> RGBAImage
   {
+    // NB: PNG_FORMAT_RGBA is a macro of macros Swift does not import.
+    let (width, height, pixels) = try read(
+      bytes, path: path, format: UInt32(PNG_FORMAT_RGB) | UInt32(PNG_FORMAT_FLAG_ALPHA),
+      channels: 4, background: nil)
+    guard let layer = RGBAImage(width: width, height: height, pixels: pixels) else {
+      throw .damaged(path: path, reason: "libpng gave the wrong number of bytes")
+    }
+    return layer
+  }
+
+  /// The PNG's pixels in libpng's `format` of `channels` bytes a pixel, rows packed, over
+  /// `background` where a format without alpha meets transparency.
+  private static func read(
+    _ bytes: [UInt8], path: String, format: UInt32, channels: Int,
+    background: UnsafeMutablePointer<png_color>?
+  ) throws(ImageFileError) -> (width: Int, height: Int, pixels: [UInt8]) {
     var image = png_image()
     image.version = UInt32(PNG_IMAGE_VERSION)
     let began = bytes.withUnsafeBufferPointer { source in
@@ -42,18 +42,17 @@ package enum PNGDecoder {
     let width = Int(image.width)
     let height = Int(image.height)
     guard width > 0, height > 0 else { throw .empty(path: path) }
-    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-    guard !overflow, pixels <= JPEGCodec.pixelLimit else {
+    let (count, overflow) = width.multipliedReportingOverflow(by: height)
+    guard !overflow, count <= JPEGCodec.pixelLimit else {
       throw .tooLarge(path: path, width: width, height: height, limit: JPEGCodec.pixelLimit)
     }
-    // NB: PNG_FORMAT_RGBA is a macro of macros Swift does not import.
-    image.format = UInt32(PNG_FORMAT_RGB) | UInt32(PNG_FORMAT_FLAG_ALPHA)
-    var layer = RGBAImage(width: width, height: height)
-    let finished = layer.pixels.withUnsafeMutableBufferPointer { target in
-      png_image_finish_read(&image, nil, target.baseAddress, Int32(width * 4), nil)
+    image.format = format
+    var pixels = [UInt8](repeating: 0, count: count * channels)
+    let finished = pixels.withUnsafeMutableBufferPointer { target in
+      png_image_finish_read(&image, background, target.baseAddress, Int32(width * channels), nil)
     }
     guard finished != 0 else { throw .damaged(path: path, reason: message(image)) }
-    return layer
+    return (width, height, pixels)
   }
 
   private static func message(_ image: png_image) -> String {
