@@ -442,8 +442,10 @@ public struct FrontEndSession: Equatable, Sendable {
   /// ``runEnded(_:model:)`` says (a photo, a failure, a cancel, read from the model's
   /// status). Both programs tell the machine every change; neither detects the end itself.
   ///
-  /// - Parameter cameraGone: Whether the screen's camera has stopped (a failed run then
-  ///   cannot frame the next shot).
+  /// - Parameters:
+  ///   - model: The model as it is now.
+  ///   - cameraGone: Whether the screen's camera has stopped (a failed run then cannot frame
+  ///     the next shot).
   public mutating func modelChanged(
     _ model: PhotoTimerViewModel.Snapshot, cameraGone: Bool
   ) -> [Effect] {

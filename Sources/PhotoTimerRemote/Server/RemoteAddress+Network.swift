@@ -6,7 +6,7 @@ import PhotoTimerPOSIX
 extension RemoteAddress {
   /// The numeric addresses to listen on: this one, or the LAN's.
   ///
-  /// - Throws: ``RemoteError/noNetworkAddress`` when no interface but loopback is up.
+  /// - Throws: `RemoteError.noNetworkAddress` when no interface but loopback is up.
   package func hosts() throws(RemoteError) -> [String] {
     if let host { return [host] }
     let found = Self.lanAddresses()

@@ -45,7 +45,7 @@ public final class RemoteServer: Sendable {
   ///   - token: The pairing token; a fresh one by default.
   ///   - answerLimit: How long a request waits for the program to take its intent on before
   ///     it is told the program did not answer (and the intent is dropped).
-  /// - Throws: ``RemoteError`` when there is nowhere to listen or the address is taken.
+  /// - Throws: `RemoteError` when there is nowhere to listen or the address is taken.
   public init(
     hub: RemoteHub, address: RemoteAddress, token: RemoteToken = RemoteToken(),
     answerLimit: Duration = .seconds(10)
