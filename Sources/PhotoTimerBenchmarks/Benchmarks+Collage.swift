@@ -4,6 +4,10 @@ import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerText
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension Benchmarks {
   /// A booth's collage: four 1920 × 1080 shots cut to the strip's 3:2 slots, scaled into the
   /// 2 × 6 in strip at 600 dpi and drawn under an overlay with a hole per slot, beside
@@ -136,5 +140,52 @@ extension Benchmarks {
     do { try process.run() } catch { return nil }
     process.waitUntilExit()
     return process.terminationStatus == 0 ? start.duration(to: clock.now) : nil
+  }
+
+  /// A booth session's last shot to its collage, as the release `phototimer booth` does it:
+  /// four 1920 × 1080 shots of the scene camera with the people step, no review, and the
+  /// time from the last shot's `shutter` event (its zero) to the `collage` event (saved, on
+  /// every screen), over five sessions.
+  static func boothZeroToCollage() {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("phototimer")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+      return print("booth figure: \(binary.path) not built (make bench builds it)")
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-bench-booth-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let events = folder.appendingPathComponent("events.jsonl").path
+    var gaps: [Duration] = []
+    for _ in 0..<5 {
+      let arguments = [
+        "booth", "--json", "--shots", "4", "--review", "0", "--between", "0", "-s", "0",
+        "--camera", "scene", "--size", "1920x1080", "--no-location", "-o", folder.path,
+      ]
+      guard spawnAndWait(binary.path, arguments, output: events) != nil else { continue }
+      let text = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
+      var lastShutter: Double?
+      var collage: Double?
+      for line in text.split(separator: "\n") {
+        guard
+          let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8)))
+            as? [String: Any], let time = object["t"] as? Double
+        else { continue }
+        switch object["event"] as? String {
+        case "shutter": lastShutter = time
+        case "collage" where object["file"] != nil: collage = time
+        default: break
+        }
+      }
+      if let lastShutter, let collage {
+        gaps.append(.nanoseconds(Int64((collage - lastShutter) * 1e9)))
+      }
+    }
+    guard !gaps.isEmpty else { return print("booth figure: no session made its collage") }
+    row(
+      "booth: last shot's zero → collage saved (\(gaps.count) sessions, 4 × 1080p, strip)",
+      ours: "\(fixed(Sample(gaps).median.milliseconds, 0)) ms", baseline: "", ratio: "",
+      target: "≤ 1500 ms")
   }
 }

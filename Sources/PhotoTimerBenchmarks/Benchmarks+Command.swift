@@ -65,11 +65,13 @@ extension Benchmarks {
 
 /// Runs `path` with `arguments`, its output to /dev/null, and returns the wall time from
 /// spawning to reaping it.
-func spawnAndWait(_ path: String, _ arguments: [String]) -> Duration? {
+func spawnAndWait(
+  _ path: String, _ arguments: [String], output: String = "/dev/null"
+) -> Duration? {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
   let argv = ([path] + arguments).map { strdup($0) } + [nil]
   defer { for pointer in argv { free(pointer) } }
   var pid: pid_t = 0

@@ -109,6 +109,7 @@ struct Benchmarks {
     }
     if CommandLine.arguments.dropFirst().first == "--collage" {
       await collage(writingTo: CommandLine.arguments.dropFirst(2).first)
+      boothZeroToCollage()
       return
     }
     if CommandLine.arguments.dropFirst().first == "--people-memory" {
@@ -146,6 +147,7 @@ struct Benchmarks {
     await remote()
     await people()
     await collage()
+    boothZeroToCollage()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])
   }

@@ -14,8 +14,9 @@ enum BoothEvent: Sendable, Equatable {
   case kept(session: Int, shot: Int, file: String?)
   /// Shot `shot` will be taken again (the file that will not be in the collage).
   case retaken(session: Int, shot: Int, file: String?)
-  /// The collage was saved.
-  case collage(session: Int, file: String)
+  /// The collage was saved, made of the kept `shots`; `guest` is the guests' link to the
+  /// session, once the remote published it.
+  case collage(session: Int, file: String, shots: [String], guest: String?)
   /// The collage could not be made, and why.
   case collageFailed(session: Int, reason: String)
   /// Session `session` ended with `kept` shots; `complete` when it made its collage.
@@ -38,9 +39,10 @@ enum BoothEvent: Sendable, Equatable {
       common(self.isKept ? "kept" : "retaken", session)
       object.add("shot", shot)
       if let file { object.add("file", file) }
-    case .collage(let session, let file):
+    case .collage(let session, let file, _, let guest):
       common("collage", session)
       object.add("file", file)
+      if let guest { object.add("guest", guest) }
     case .collageFailed(let session, let reason):
       common("collage", session)
       object.add("error", reason)
@@ -58,7 +60,8 @@ enum BoothEvent: Sendable, Equatable {
     case .started(let session, let shots): "booth session \(session): \(shots) shots"
     case .kept(_, let shot, let file): "shot \(shot) kept" + (file.map { ": \($0)" } ?? "")
     case .retaken(_, let shot, _): "shot \(shot) taken again"
-    case .collage(_, let file): "collage: \(file)"
+    case .collage(_, let file, _, let guest):
+      "collage: \(file)" + (guest.map { "\n  guests: \($0)" } ?? "")
     case .collageFailed(_, let reason): "no collage: \(reason)"
     case .ended(let session, let kept, let complete):
       complete
@@ -85,6 +88,8 @@ final class CommandBooth {
 
   let layout: BoothLayout
   private let store: PhotoStore
+  /// The event's name (`--event`), drawn where the layout has an `event` text.
+  private let event: String?
   private let clock: any Clock<Duration>
   /// Where what happened goes, for the outputs (the command's loop).
   var report: @MainActor ([BoothEvent]) -> Void = { _ in }
@@ -100,10 +105,19 @@ final class CommandBooth {
   private var collages: [Task<Void, Never>] = []
 
   /// A booth composing into `layout`, saving into `store`, its review timed on `clock`.
-  init(layout: BoothLayout, store: PhotoStore, clock: any Clock<Duration>) {
+  ///
+  /// - Parameters:
+  ///   - event: The event's name, for the layout's text.
+  ///   - lastSession: The number of the event's last session: the first is the next.
+  init(
+    layout: BoothLayout, store: PhotoStore, clock: any Clock<Duration>, event: String? = nil,
+    lastSession: Int = 0
+  ) {
     self.layout = layout
     self.store = store
     self.clock = clock
+    self.event = event
+    session = lastSession
   }
 
   /// Whether a collage is still being drawn or saved.
@@ -161,7 +175,7 @@ final class CommandBooth {
     let store = store
     let date = Date()
     composing += 1
-    let values = ["event": "", "date": Self.dateText(date)]
+    let values = ["event": event ?? "", "date": Self.dateText(date)]
     collages.append(
       Task {
         do {
@@ -174,7 +188,8 @@ final class CommandBooth {
             settings: last?.settings ?? CameraSettings(aperture: "", shutterSpeed: "", iso: 0),
             filter: last?.filter ?? .natural, location: last?.location)
           let file = try await store.save(frame, metadata: metadata, variant: "collage")
-          collageDone(.collage(session: session, file: file.path))
+          let files = shots.compactMap { $0.photo.file?.path }
+          collageDone(.collage(session: session, file: file.path, shots: files, guest: nil))
         } catch {
           failedCollages += 1
           collageDone(.collageFailed(session: session, reason: "\(error)"))

@@ -29,6 +29,8 @@ final class CommandSession {
   var progress: CommandProgress
   /// The booth, for `phototimer booth`.
   let booth: CommandBooth?
+  /// The event's log (`--event`).
+  let log: EventLog?
   /// The phone's remote, while it serves.
   private(set) var remote: RemoteLink?
   /// Whether the command frames between counts and goes on after each photo: `--frame`, a
@@ -54,7 +56,8 @@ final class CommandSession {
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: CommandScreen,
     camera: LiveCamera?, identity: CameraIdentity? = nil, ready: ReadyWatch? = nil,
     sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
-    clock: any Clock<Duration> = ContinuousClock(), layout: BoothLayout? = nil
+    clock: any Clock<Duration> = ContinuousClock(), layout: BoothLayout? = nil,
+    log: EventLog? = nil
   ) {
     self.options = options
     self.screen = screen
@@ -75,8 +78,11 @@ final class CommandSession {
       autoStart: screen.frames && ready != nil ? options.startWhenReady : nil)
     configuration.booth = options.booth ? options.boothPlan : nil
     booth = layout.map {
-      CommandBooth(layout: $0, store: ProgramSetup.store(options), clock: clock)
+      CommandBooth(
+        layout: $0, store: ProgramSetup.store(options), clock: clock, event: options.event,
+        lastSession: log?.lastSession ?? 0)
     }
+    self.log = log
     let session = FrontEndSession(configuration)
     progress = CommandProgress(
       session: session,
@@ -91,7 +97,7 @@ final class CommandSession {
       do {
         remote = try RemoteLink(
           address: address, camera: identity.guestDescription, mirrored: screen.mirrored,
-          seconds: options.seconds)
+          seconds: options.seconds, guests: options.booth && options.guestLinks)
       } catch {
         StandardStream.error.write("error: \(CommandAdvice.advise(error))\n")
         return .failure
@@ -219,8 +225,7 @@ final class CommandSession {
     case .reviewEnded(let shot):
       apply(progress.session.reviewEnded(shot: shot, model: model.snapshot))
     case .booth(let events):
-      for event in events { await display.showBooth(event, time: progress.record.now) }
-      for case .collage(_, let file) in events { model.post(note: "collage saved: \(file)") }
+      await boothHappened(events, display: display)
     }
     if !progress.session.isOver { await draw(display) }
   }

@@ -96,9 +96,20 @@ struct PhotoTimerCommand {
       let screen = CommandScreen(
         options: run, environment: environment, interactive: interactive, size: size,
         hasCamera: parts.hasCamera)
+      // NB: the event's folder was made with the photo store's check; its log is opened
+      // before anything counts, so a session's number follows the last run's.
+      var log: EventLog?
+      if run.booth, run.event != nil {
+        do throws(EventLogError) {
+          log = try EventLog(folder: ProgramSetup.store(run).folder)
+        } catch {
+          writeError("error: \(error)\n")
+          exit(ExitCode.failure.rawValue)
+        }
+      }
       let session = CommandSession(
         options: run, services: parts.services, screen: screen, camera: parts.camera,
-        identity: parts.identity, ready: parts.ready, layout: layout)
+        identity: parts.identity, ready: parts.ready, layout: layout, log: log)
       exit(await session.run().rawValue)
     }
   }

@@ -55,7 +55,9 @@ extension CommandOption {
   ]
 
   /// The options only a booth takes (`phototimer booth`).
-  package static let boothOptions: [CommandOption] = [.shots, .between, .review, .retakes, .layout]
+  package static let boothOptions: [CommandOption] = [
+    .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks,
+  ]
 
   /// The options a booth cannot take: a time-lapse, no pixels for a collage, no review to
   /// wait for.
@@ -72,6 +74,9 @@ extension CommandOption {
       message: "--count needs --interval SECONDS (the time between shots)"),
     Requirement(
       option: .interval, needs: .count, message: "--interval needs --count N (how many shots)"),
+    Requirement(
+      option: .noGuestLinks, needs: .remote,
+      message: "--no-guest-links turns off the remote's guest links: it needs --remote"),
   ]
 
   /// The problems of `given` (in the order they were given) under the declared conflicts and

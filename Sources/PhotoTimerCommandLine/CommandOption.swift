@@ -15,7 +15,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   case quality, cameraWait
   case frame, startWhenReady, noPreview, mirror, noMirror
   case remote
-  case shots, between, review, retakes, layout
+  case shots, between, review, retakes, layout, event, noGuestLinks
   case help, version
 
   /// What an option's value is.
@@ -105,7 +105,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   }
 
   /// The values an option left out takes: the help shows them from here.
-  private var defaults: CommandOptions.RunOptions { CommandOptions.RunOptions() }
+  var defaults: CommandOptions.RunOptions { CommandOptions.RunOptions() }
 
   /// The names, the value and the help of this option.
   package var declaration: Declaration {
@@ -409,50 +409,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--no-mirror"], value: nil, help: ["do not mirror the preview"],
         set: .flag { $0.mirror = false })
-    case .shots:
-      Declaration(
-        names: ["--shots"], value: .integer(name: "N", range: 1...4, unit: "shots", example: "4"),
-        help: ["booth: the shots of a session, 1…4 (default \(defaults.boothPlan.shots))"],
-        set: .integer(\.boothPlan.shots))
-    case .between:
-      Declaration(
-        names: ["--between"],
-        value: .integer(name: "SECONDS", range: 0...60, unit: "seconds", example: "3"),
-        help: [
-          "booth: the count before each later shot and each retake, 0…60 seconds (default "
-            + "\(defaults.boothPlan.between))"
-        ],
-        set: .integer(\.boothPlan.between))
-    case .review:
-      Declaration(
-        names: ["--review"],
-        value: .integer(name: "SECONDS", range: 0...60, unit: "seconds", example: "4"),
-        help: [
-          "booth: how long each shot is shown with keep and retake before it is kept, 0…60 "
-            + "seconds; 0 keeps each shot at once (default \(defaults.boothPlan.review))"
-        ],
-        set: .integer(\.boothPlan.review))
-    case .retakes:
-      Declaration(
-        names: ["--retakes"],
-        value: .integer(name: "N", range: 0...9, unit: "retakes", example: "1"),
-        help: [
-          "booth: how many times each shot may be taken again, 0…9 (default "
-            + "\(defaults.boothPlan.retakes))"
-        ],
-        set: .integer(\.boothPlan.retakes))
-    case .layout:
-      Declaration(
-        names: ["--layout"], value: .text(name: "NAME|FILE", example: "strip"),
-        help: [
-          "booth: the collage's layout: strip, postcard, single or a JSON file (default "
-            + "\(defaults.layout))"
-        ],
-        set: .parse { run, text in
-          run.layout = text
-          return []
-        },
-        completion: .words(BoothLayout.builtIn.map { Word($0.name, "a built-in layout") }))
+    case .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks:
+      boothDeclaration
     case .help:
       Declaration(
         names: ["-h", "--help"], value: nil, help: ["show this help"],

@@ -79,6 +79,10 @@ package struct CommandOptions: Equatable {
     package var boothPlan = BoothPlan()
     /// `--layout`: the collage's layout, a built-in's name or a JSON file.
     package var layout = BoothLayout.strip.name
+    /// `--event`: the event's name, its folder inside the photo folder.
+    package var event: String?
+    /// Whether a booth's collage gets a guest link (`--no-guest-links` turns them off).
+    package var guestLinks = true
   }
 
   package enum Action: Equatable {

@@ -103,14 +103,19 @@ package enum ProgramSetup {
   }
 
   /// The photo store the options ask for.
+  /// With `--event NAME` the folder is NAME inside it: made when the photo folder exists
+  /// (or is the default one, made with its parents).
   package static func store(_ options: CommandOptions.RunOptions) -> PhotoStore {
+    var folder = PhotoStore.defaultFolder()
+    var creation = PhotoStore.FolderCreation.withParents
     if let output = options.output {
-      return PhotoStore(
-        folder: URL(fileURLWithPath: (output as NSString).expandingTildeInPath),
-        quality: options.quality, creation: .whenParentExists)
+      folder = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
+      creation = .whenParentExists
     }
-    return PhotoStore(
-      folder: PhotoStore.defaultFolder(), quality: options.quality, creation: .withParents)
+    if let event = options.event {
+      folder.appendPathComponent(event, isDirectory: true)
+    }
+    return PhotoStore(folder: folder, quality: options.quality, creation: creation)
   }
 
   /// doctor's line on the face model: whether it is installed, and how long reading it took

@@ -29,14 +29,26 @@ package final class RemoteLink: Sendable {
   ///   - camera: What the page calls the camera.
   ///   - mirrored: Whether the page mirrors the preview.
   ///   - seconds: The count's length the page offers first.
-  /// - Throws: ``RemoteError``.
+  ///   - guests: Whether a booth's sessions get guest links (a token of their own).
+  /// - Throws: `RemoteError`.
   package init(
-    address: RemoteAddress, camera: String, mirrored: Bool, seconds: Int
+    address: RemoteAddress, camera: String, mirrored: Bool, seconds: Int, guests: Bool = false
   )
     throws(RemoteError)
   {
     hub = RemoteHub(camera: camera, mirrored: mirrored, seconds: seconds)
-    server = try RemoteServer(hub: hub, address: address)
+    server = try RemoteServer(
+      hub: hub, address: address, guestToken: guests ? RemoteToken() : nil)
+  }
+
+  /// Publishes a booth session's collage and shots for its guests, and the booth's event
+  /// line to the phones; returns the guests' link to it (`nil` when guest links are off).
+  package func publishSession(
+    _ session: Int, collage: String, shots: [String], event: String?
+  ) -> String? {
+    guard server.guestToken != nil else { return nil }
+    hub.publishSession(number: session, collage: collage, shots: shots, event: event)
+    return server.guestLink(session: session)
   }
 
   /// The page's links, the first the one to show as a QR code.

@@ -4,6 +4,7 @@ import PhotoTimerHarnesses
 import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerPOSIX
+import PhotoTimerSetup
 import Testing
 
 /// `phototimer booth` end to end: a session of shots on a camera whose colour turns with
@@ -99,6 +100,52 @@ struct BoothCommandTests {
     #expect(left.filter { $0.hasPrefix(".") }.isEmpty, "partial files: \(left)")
   }
 
+  @Test("--event: the event's folder, its log, and the sessions numbered on after a restart")
+  func eventFolder() async throws {
+    let output = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: output) }
+    let folder = output.appendingPathComponent("Office opening")
+    let arguments = [
+      "booth", "--shots", "1", "--review", "0", "-s", "0", "--json", "--camera", "scene",
+      "--size", "640x360", "--no-location", "--no-people", "-o", output.path, "--event",
+      "Office opening",
+    ]
+    var sessions: [Int] = []
+    for _ in 0..<2 {
+      let run = try await CommandRun.run(arguments, interruptWhen: nil, timeLimit: Self.runLimit)
+      #expect(run.status == 0, "\(run.error)")
+      let started = run.output.split(separator: "\n").compactMap { line -> Int? in
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        guard object?["event"] as? String == "session", object?["state"] as? String == "started"
+        else { return nil }
+        return object?["session"] as? Int
+      }
+      sessions += started
+    }
+    #expect(sessions == [1, 2])
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(files.filter { $0.hasSuffix("_collage.jpg") }.count == 2, "\(files)")
+    #expect(files.contains(EventLog.fileName))
+    // A line a crash cut short is skipped, and the next run numbers on from the last whole one.
+    let log = folder.appendingPathComponent(EventLog.fileName)
+    let handle = try FileHandle(forWritingTo: log)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("{\"event\":\"session\",\"session\":9".utf8))
+    try handle.close()
+    let text = try String(contentsOf: log, encoding: .utf8)
+    #expect(EventLog.lastSession(in: text) == 2)
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 9, "\(text)")
+    for line in lines.dropLast() {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect((object?["at"] as? String)?.hasPrefix("20") == true, "\(line)")
+    }
+    let third = try await CommandRun.run(arguments, interruptWhen: nil, timeLimit: Self.runLimit)
+    #expect(third.output.contains("\"session\":3,\"state\":\"started\""), "\(third.output)")
+    let after = try String(contentsOf: log, encoding: .utf8)
+    #expect(after.contains("\"session\":9\n{\"at\":"), "the cut line ended, the next whole")
+  }
+
   @Test("a booth's mistakes are refused before anything starts, exit 2, with what to change")
   func refused() async throws {
     let single = try await CommandRun.run(["booth", "--layout", "single", "--simulate"])
@@ -128,7 +175,7 @@ struct BoothCommandTests {
     let run = try PseudoTerminalRun([
       "booth", "--shots", "2", "--review", "60", "--between", "0", "-s", "0", "--camera",
       "scene", "--size", "640x360", "--no-people", "--no-location", "--no-preview", "-o",
-      output.path,
+      output.path, "--remote=127.0.0.1:0",
     ])
     // NB: generous limits: a loaded machine (a sanitizer's build beside) may take its time.
     let limit = Duration.seconds(90)
@@ -151,6 +198,17 @@ struct BoothCommandTests {
       "\(run.text.suffix(600))")
     run.press(" ")
     #expect(await run.read(until: "collage saved", limit: limit), "\(run.text.suffix(600))")
+    // The guests' QR code under it, read off the terminal as a phone would: its link opens
+    // the session's page, whose collage is the file's bytes.
+    let marker = "Your photos: scan this with your phone's camera"
+    #expect(
+      await run.read(until: { Self.guestCode(in: $0, after: marker) != nil }, limit: limit),
+      "\(run.text.suffix(600))")
+    let picture = try #require(Self.guestCode(in: run.text, after: marker))
+    let link = try await Self.decodeQR(picture, in: output)
+    #expect(link.contains("/guest/session/1?t="), "\(link)")
+    let page = try await ChildProcess.run(["curl", "-s", link])
+    #expect(page.standardOutput.contains("Session 1"), "\(page.standardOutput.prefix(300))")
     // Framing again, the three photos counted.
     #expect(await run.read(until: "3 taken", limit: limit), "\(run.text.suffix(600))")
     run.press("q")
@@ -160,6 +218,53 @@ struct BoothCommandTests {
     // Three photos (shot 1 twice), one collage.
     #expect(files.filter { $0.hasSuffix("_collage.jpg") }.count == 1, "\(files)")
     #expect(files.filter { !$0.hasSuffix("_collage.jpg") }.count == 3, "\(files)")
+  }
+
+  /// The last guests' QR code the text view drew under `marker`, as a PGM picture: each
+  /// half block two modules (drawn is light), four pixels a module, a light border around;
+  /// `nil` until the code's lines and the line after them are there.
+  static func guestCode(in text: String, after marker: String) -> [UInt8]? {
+    guard let found = text.range(of: marker, options: .backwards) else { return nil }
+    var rows: [[Bool]] = []
+    var ended = false
+    // NB: the terminal ends each line with "\r\n", one Character.
+    for raw in text[found.upperBound...].split(whereSeparator: \.isNewline).dropFirst() {
+      let line = String(raw).replacing(/\x1B\[[0-9;]*[A-Za-z]/, with: "")
+      let cells = line.dropFirst(2)
+      if rows.isEmpty, cells.isEmpty { continue }
+      guard !cells.isEmpty, cells.allSatisfy({ "▀▄█ ".contains($0) }) else {
+        ended = !rows.isEmpty
+        break
+      }
+      rows.append(cells.map { $0 == "▀" || $0 == "█" })
+      rows.append(cells.map { $0 == "▄" || $0 == "█" })
+    }
+    guard ended, rows.count >= 20, let width = rows.first?.count else { return nil }
+    let scale = 4
+    let border = 8
+    let side = (width, rows.count)
+    let pixelsWide = side.0 * scale + 2 * border
+    let pixelsHigh = side.1 * scale + 2 * border
+    var pixels = [UInt8](repeating: 255, count: pixelsWide * pixelsHigh)
+    for (y, row) in rows.enumerated() {
+      for (x, light) in row.enumerated() where !light {
+        for dy in 0..<scale {
+          for dx in 0..<scale {
+            pixels[(border + y * scale + dy) * pixelsWide + border + x * scale + dx] = 0
+          }
+        }
+      }
+    }
+    return Array("P5\n\(pixelsWide) \(pixelsHigh)\n255\n".utf8) + pixels
+  }
+
+  /// What `zbarimg` reads in `picture` (a PGM), written into `folder`.
+  static func decodeQR(_ picture: [UInt8], in folder: URL) async throws -> String {
+    let file = folder.appendingPathComponent("screen-code.pgm")
+    try Data(picture).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let read = try await ChildProcess.run(["zbarimg", "--raw", "-q", file.path])
+    return read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// Writes a `width` × `height` RGBA PNG whose pixels `pixel(x, y)` gives, with python3's

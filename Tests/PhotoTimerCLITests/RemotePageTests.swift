@@ -193,6 +193,7 @@ import Testing
       "booth", "--json", "--remote=127.0.0.1:0", "--no-location", "--no-people", "-s", "0",
       "--between", "0", "--shots", "2", "--review", "60", "--camera",
       "ffmpeg:color=c=red:s=640x360:r=25,hue=h=min(t*20\\,340)", "--ffmpeg-format", "lavfi",
+      "--event", "Anna & Ben",
     ]
     try await withProgram(arguments: arguments) { program, browser in
       try await browser.open(try await program.link())
@@ -233,8 +234,67 @@ import Testing
           picture, x: slot.x, y: slot.y, width: slot.width, height: slot.height)
         #expect(zip(expected, found).allSatisfy { abs($0 - $1) <= 12 }, "slot \(index)")
       }
+      try await guestLink(program, browser, collage: collage)
       #expect(try await program.stop() == 0)
     }
+  }
+
+  /// The collage's guest link, as a guest's phone opens it: the session's page with the
+  /// collage and its shots, the download the same bytes as the file, nothing it may change;
+  /// and the event's log beside the photos.
+  private func guestLink(_ program: Program, _ browser: WebDriver, collage: String) async throws {
+    let event = try #require(program.events("collage").first)
+    let object = try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any]
+    let link = try #require(object?["guest"] as? String)
+    let control = try await program.link()
+    #expect(link.contains("/guest/session/1?t="))
+    let guestToken = String(link.split(separator: "=").last ?? "")
+    #expect(!control.contains(guestToken), "the guest's token is its own")
+    #expect(collage.hasPrefix(program.folder.appendingPathComponent("Anna & Ben").path))
+    try await browser.open(link)
+    #expect(
+      try await browser.wait(
+        for: "const i = document.querySelector('.collage img'); return i && i.naturalWidth > 0"))
+    // Styled: the page's own style sheet reached it (dark, the collage within the screen).
+    #expect(
+      try await browser.wait(
+        for: "return getComputedStyle(document.body).backgroundColor === 'rgb(17, 17, 17)'"))
+    #expect(
+      try await browser.run("return document.documentElement.scrollWidth <= window.innerWidth")
+        as? Bool == true)
+    let heading = try await browser.run("return document.querySelector('h1').textContent")
+    #expect(heading as? String == "Anna & Ben")
+    let shots = try await browser.run("return document.querySelectorAll('.shots img').length")
+    #expect(shots as? Int == 2)
+    try await browser.saveScreenshot("guest-page")
+    let download = try #require(
+      try await browser.run("return document.querySelector('a.button').href") as? String)
+    let saved = program.folder.appendingPathComponent("downloaded.jpg").path
+    let fetched = try await ChildProcess.run(
+      ["curl", "-s", "-o", saved, "-w", "%{http_code} %header{content-disposition}", download])
+    #expect(fetched.standardOutput.hasPrefix("200 attachment"), "\(fetched.standardOutput)")
+    #expect(
+      FileManager.default.contents(atPath: saved) == FileManager.default.contents(atPath: collage))
+    // The guest's token changes nothing: every intent is 403.
+    let url = try #require(URL(string: link))
+    let origin = "\(url.host ?? ""):\(url.port ?? 0)"
+    for intent in ["start", "cancel", "take-now", "keep", "retake"] {
+      let answer = try await ChildProcess.run(
+        [
+          "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+          "http://\(origin)/api/\(intent)?t=\(guestToken)",
+        ])
+      #expect(answer.standardOutput == "403", "\(intent): \(answer.standardOutput)")
+    }
+    let log = try String(
+      contentsOf: program.folder.appendingPathComponent("Anna & Ben/event.jsonl"), encoding: .utf8)
+    let logged = log.split(separator: "\n").map { line -> String in
+      let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      return "\(entry?["event"] ?? "?") \(entry?["session"] ?? "?")"
+    }
+    #expect(
+      logged == ["session 1", "retaken 1", "kept 1", "kept 1", "collage 1", "session 1"], "\(log)")
+    #expect(log.contains("\"guest\":\"\(link)\""))
   }
 
   /// The `file` of a JSON event line.

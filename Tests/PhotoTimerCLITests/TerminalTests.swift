@@ -50,6 +50,11 @@ final class PseudoTerminalRun: Sendable {
 
   /// Waits until `text` has appeared in the output (at most `limit`).
   func read(until text: String, limit: Duration = .seconds(20)) async -> Bool {
+    await read(until: { $0.contains(text) }, limit: limit)
+  }
+
+  /// Waits until the output so far satisfies `done` (at most `limit`).
+  func read(until done: (String) -> Bool, limit: Duration = .seconds(20)) async -> Bool {
     let deadline = Task {
       try? await Task.sleep(for: limit)
       more.yield()
@@ -57,10 +62,10 @@ final class PseudoTerminalRun: Sendable {
     defer { deadline.cancel() }
     let start = ContinuousClock.now
     for await _ in chunks {
-      if self.text.contains(text) { return true }
+      if done(self.text) { return true }
       if ContinuousClock.now - start >= limit { break }
     }
-    return self.text.contains(text)
+    return done(self.text)
   }
 
   func press(_ key: String) {

@@ -66,6 +66,9 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
   static let flashLength = Duration.milliseconds(150)
   /// How long the photo stays in the picture's place while framing goes on.
   static let photoLength = Duration.seconds(3)
+  /// How long a booth's collage, with its guests' QR code, stays in the picture's place
+  /// (unless the next count starts first).
+  static let collageLength = Duration.seconds(30)
 
   /// Creates the live view.
   ///
@@ -120,6 +123,7 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
         countFrom = seconds
         // NB: a new count frames on the live picture again.
         photoShown = false
+        frames.guest = nil
       case .tick(let remaining):
         // The tick showing `remaining` is due (count − remaining) seconds after the start.
         let deadline = Duration.seconds(countFrom - remaining)
@@ -174,7 +178,8 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
       // The captured photo, above its facts: the summary names its file.
       lines = [words.header(width: columns), ""] + Self.picture(photo, columns: columns)
     } else {
-      // The last run, as the text view shows it.
+      // The last run, as the text view shows it (its checklist, not a guests' code).
+      frames.guest = nil
       failure.attempt { try sink.write(frames.text(words, width: columns)) }
       lines = []
     }
@@ -225,7 +230,7 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
       ? frames.screen(
         words, preview: picture(), faces: showsLivePicture ? presentation.faces : [],
         mirrored: previewMirrored, size: size())
-      : frames.text(words, width: size().columns)
+      : frames.text(words, width: size().columns, height: size().rows)
     if !bytes.isEmpty { failure.attempt { try sink.write(bytes) } }
   }
 
@@ -245,10 +250,13 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
   /// the faces are outlined over it only then.
   private var showsLivePicture: Bool { preview != nil && !flashing && !showsPhoto }
 
-  /// Whether the photo just taken is shown in the picture's place now.
+  /// Whether the photo just taken is shown in the picture's place now: while it is held and
+  /// still fits the picture's room (the terminal may have shrunk since).
   private var showsPhoto: Bool {
-    guard photoShown, let photo, let preview else { return false }
-    return photo.width <= preview.width && photo.height <= preview.height
+    guard photoShown, let photo, preview != nil,
+      let room = LiveFrames.previewRoom(method: .halfBlocks, size: size())
+    else { return false }
+    return photo.width <= room.width && photo.height <= room.height
   }
 
   /// The shutter's flash: white at once, the picture again after ``flashLength``.
@@ -266,18 +274,33 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
     draw()
   }
 
-  /// Decodes the saved photo off the pool, scaled to the picture's room, and shows it.
-  private func load(_ file: URL) {
+  /// Decodes the saved photo off the pool, scaled to the picture's room, and shows it; a
+  /// collage is shown with its guests' `code` beside it, for ``collageLength``.
+  private func load(_ file: URL, collage: Bool = false, code: QRCode? = nil) {
     guard let room = LiveFrames.previewRoom(method: .halfBlocks, size: size()) else { return }
     photoTask?.cancel()
     photoTask = Task { [weak self] in
       let decoded = try? await OffPool.run { _ -> Frame in
         let bytes = try [UInt8](Data(contentsOf: file))
-        return try JPEGCodec.decode(bytes, path: file.path, minimumWidth: room.width)
-          .scaled(toFit: room)
+        let frame = try JPEGCodec.decode(bytes, path: file.path, minimumWidth: room.width)
+        return collage
+          ? GuestCard.frame(collage: frame, code: code, room: room) : frame.scaled(toFit: room)
       }
       guard let decoded else { return }
-      await self?.show(photo: decoded)
+      await self?.show(photo: decoded, for: collage ? Self.collageLength : Self.photoLength)
+    }
+  }
+
+  /// A booth's collage: shown in the picture's place with its guests' QR code (in the text
+  /// view, the code under the checklist) until the next count.
+  func showBooth(_ event: BoothEvent, time: Duration) {
+    guard !finished, case .collage(_, let file, _, let guest) = event else { return }
+    let code = guest.flatMap { QRCode(encoding: $0) }
+    frames.guest = guest.map { LiveFrames.GuestLink(link: $0, code: code) }
+    if previewMethod != nil {
+      load(URL(fileURLWithPath: file), collage: true, code: code)
+    } else {
+      draw()
     }
   }
 
@@ -291,7 +314,7 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
     await photoTask?.value
   }
 
-  private func show(photo frame: Frame) {
+  private func show(photo frame: Frame, for length: Duration = photoLength) {
     guard !finished else {
       photo = frame
       return
@@ -301,7 +324,7 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
     draw()
     photoHold?.cancel()
     photoHold = Task { [weak self, spinnerClock] in
-      guard (try? await spinnerClock.sleep(for: Self.photoLength)) != nil else { return }
+      guard (try? await spinnerClock.sleep(for: length)) != nil else { return }
       await self?.hidePhoto(frame)
     }
   }

@@ -14,6 +14,17 @@ struct LiveFrames {
   let method: TerminalGraphics.Method?
   /// The remote's link as a QR code, drawn over the picture while nothing counts.
   var code: QRCode?
+  /// The guests' link to the last booth session and its QR code, shown until the next count.
+  var guest: GuestLink?
+
+  /// A guests' link and its QR code (`nil` when the link is too long for one).
+  struct GuestLink {
+    var link: String
+    var code: QRCode?
+  }
+
+  /// Whether the guests' code is shown now (the picture's place shows it, not the remote's).
+  var guestCode: QRCode? { guest?.code }
   /// What the last full-screen frame left on the alternate screen.
   private(set) var screen = ScreenState()
   /// How many lines the last text frame drew.
@@ -78,7 +89,9 @@ struct LiveFrames {
         FaceOutline.draw(faces, mirrored: mirrored, on: &frame)
         if let count = words.presentation.count {
           CountOverlay.draw(count, on: &frame)
-        } else if let code, words.presentation.actions.contains(.start) {
+        } else if let code, guestCode == nil, words.presentation.actions.contains(.start) {
+          // NB: after a collage the picture's place shows the guests' code: the control
+          // link's is not drawn over it.
           CodeOverlay.draw(code, on: &frame)
         }
         let row = cells.row + (cells.rows - pictureRows) / 2
@@ -111,9 +124,15 @@ struct LiveFrames {
 
   /// The text frame: header, the count in big digits (or the status), the checklist, drawn
   /// over the lines the last text frame drew.
-  mutating func text(_ words: ScreenText, width: Int) -> [UInt8] {
+  ///
+  /// After a booth's collage the guests' QR code takes the big status's place, with the
+  /// status under it, until the next count: with a full quiet zone when the terminal has the
+  /// rows, a narrower one when not, and the link in words when even that does not fit.
+  mutating func text(_ words: ScreenText, width: Int, height: Int = .max) -> [UInt8] {
     let lines =
-      [words.header(width: width), ""] + words.bigStatus(width: width) + [""] + words.checklist()
+      guest.map { guestLines(words, $0, width: width, height: height) }
+      ?? [words.header(width: width), ""] + words.bigStatus(width: width) + [""]
+      + words.checklist()
     let clipped = lines.map { Self.clip($0, to: width) }
     var text = ""
     if drawnLines > 0 { text += "\u{1B}[\(drawnLines)F" }
@@ -121,6 +140,22 @@ struct LiveFrames {
     text += "\u{1B}[J"
     drawnLines = clipped.count
     return Array(text.utf8)
+  }
+
+  private func guestLines(
+    _ words: ScreenText, _ guest: GuestLink, width: Int, height: Int
+  ) -> [String] {
+    let header = [words.header(width: width), ""]
+    let status = ["", words.statusLine()]
+    for quiet in [4, 2] {
+      guard let code = guest.code?.halfBlockLines(quiet: quiet) else { break }
+      let lines = header + ["  Your photos: scan this with your phone's camera", ""] + code
+      if lines.count + status.count <= height, (code.first?.count ?? 0) + 2 <= width {
+        return header + ["  Your photos: scan this with your phone's camera", ""]
+          + code.map { "  " + $0 } + status
+      }
+    }
+    return header + ["  Your photos: open this on your phone", "  " + guest.link] + status
   }
 
   /// Cuts a line to `width` visible characters (escape sequences do not count).

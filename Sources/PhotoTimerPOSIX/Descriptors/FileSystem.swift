@@ -14,6 +14,9 @@ package enum FileSystem {
     package static let folder = O_RDONLY | O_DIRECTORY
     /// A file, to read.
     package static let readOnly = O_RDONLY
+    /// A log, to add lines at its end (made when missing): each write lands whole at the end,
+    /// even beside another process writing the same file.
+    package static let appending = O_WRONLY | O_CREAT | O_APPEND
     /// A device node, to query and control without waiting on it.
     package static let device = O_RDWR | O_NONBLOCK
   }

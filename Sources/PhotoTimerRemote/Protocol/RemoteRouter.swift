@@ -7,6 +7,12 @@
 /// request that has only the cookie must say where it comes from. Photos are served by the
 /// number the server gave them, never by a path. The router is pure: the fuzzer runs it on
 /// arbitrary requests.
+///
+/// A guest's link (the QR code after a booth's collage) carries a second token, which opens
+/// only the guest pages under `/guest`: a session's collage and shots, and the event's
+/// gallery. It only reads: any other method with it is 403, and every control route refuses
+/// it as it refuses no token. Without a guest token (guest links turned off) the guest pages
+/// are 403 to everyone but the control token's holder.
 package struct RemoteRouter: Sendable {
   /// What the server does for an allowed request.
   package enum Route: Hashable, Sendable {
@@ -28,6 +34,20 @@ package struct RemoteRouter: Sendable {
     case photos
     /// One photo's bytes, by its number; `download` asks the browser to save it.
     case photo(id: Int, range: String?, download: Bool)
+    /// A guest page: the event's gallery or one session, with the token its links carry.
+    case guest(GuestPage, token: String)
+    /// A published session's photo, for a guest.
+    case guestPhoto(id: Int, range: String?, download: Bool)
+    /// The guest pages' style sheet.
+    case guestStyle
+  }
+
+  /// The guest pages.
+  package enum GuestPage: Hashable, Sendable {
+    /// The event's sessions, newest first, `page` (from 1) of them.
+    case gallery(page: Int)
+    /// One session: its collage and its shots.
+    case session(Int)
   }
 
   /// Why a request is turned away.
@@ -81,17 +101,24 @@ package struct RemoteRouter: Sendable {
 
   /// The token every request must carry.
   package let token: RemoteToken
+  /// The token of the guests' links, or `nil` when they are turned off.
+  package let guestToken: RemoteToken?
   /// `https` when the server speaks TLS.
   package let scheme: String
 
-  /// Creates the router for `token`.
-  package init(token: RemoteToken, scheme: String = "http") {
+  /// Creates the router for `token`, and `guestToken` for the guests' links.
+  package init(token: RemoteToken, guestToken: RemoteToken? = nil, scheme: String = "http") {
     self.token = token
+    self.guestToken = guestToken
     self.scheme = scheme
   }
 
   /// What `request` gets.
   package func route(_ request: RemoteRequest) -> Decision {
+    if request.path == "/guest" || request.path.hasPrefix("/guest/") || request.path == "/guest.css"
+    {
+      return guestRoute(request)
+    }
     let fromLink = token.matches(request.queryValue("t"))
     let fromHeader = token.matches(request.bearer)
     let fromCookie = token.matches(request.cookie(Self.cookieName))
@@ -119,14 +146,11 @@ package struct RemoteRouter: Sendable {
     default: break
     }
     if path.hasPrefix("/api/photos/") {
-      let id = path.dropFirst("/api/photos/".count)
-      // NB: one spelling per photo: no leading zero (`/api/photos/03` is not photo 3; the
-      // remote fuzzer found it).
-      guard id.count <= 9, !id.isEmpty, id.first != "0",
-        id.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(id), number > 0
-      else { return .refuse(.notFound) }
-      let download = request.queryValue("download").map { $0 == "1" || $0 == "true" } ?? false
-      return get(.photo(id: number, range: request.headers["range"], download: download))
+      guard let number = Self.number(path.dropFirst("/api/photos/".count)) else {
+        return .refuse(.notFound)
+      }
+      return get(
+        .photo(id: number, range: request.headers["range"], download: Self.download(request)))
     }
     guard let intent = Self.intents[path] else { return .refuse(.notFound) }
     guard method == "POST" else { return .refuse(.methodNotAllowed(allow: "POST")) }
@@ -156,6 +180,62 @@ package struct RemoteRouter: Sendable {
           "seconds must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
     }
     return .serve(.intent(.start(seconds: seconds)), head: false)
+  }
+
+  /// A guest route: the guest token or the control token, reads only.
+  private func guestRoute(_ request: RemoteRequest) -> Decision {
+    let given = request.queryValue("t")
+    let asGuest = guestToken?.matches(given) ?? false
+    let asOwner = token.matches(given) || token.matches(request.bearer)
+    guard asGuest || asOwner else { return .refuse(.forbidden) }
+    let head = request.method == "HEAD"
+    // NB: a guest's link only reads: anything else with it is refused as a stranger is.
+    guard request.method == "GET" || head else {
+      return asGuest ? .refuse(.forbidden) : .refuse(.methodNotAllowed(allow: "GET, HEAD"))
+    }
+    let linkToken = asGuest ? String(given ?? "") : token.text
+    let path = request.path
+    if path == "/guest.css" { return .serve(.guestStyle, head: head) }
+    if path == "/guest" || path == "/guest/" {
+      guard let text = request.queryValue("page") else {
+        return .serve(.guest(.gallery(page: 1), token: linkToken), head: head)
+      }
+      guard let page = Self.number(text) else {
+        return .refuse(.badRequest("page must be 1 or more"))
+      }
+      return .serve(.guest(.gallery(page: page), token: linkToken), head: head)
+    }
+    if path.hasPrefix("/guest/session/") {
+      guard let number = Self.number(path.dropFirst("/guest/session/".count)) else {
+        return .refuse(.notFound)
+      }
+      return .serve(.guest(.session(number), token: linkToken), head: head)
+    }
+    if path.hasPrefix("/guest/photos/") {
+      guard let number = Self.number(path.dropFirst("/guest/photos/".count)) else {
+        return .refuse(.notFound)
+      }
+      return .serve(
+        .guestPhoto(id: number, range: request.headers["range"], download: Self.download(request)),
+        head: head)
+    }
+    return .refuse(.notFound)
+  }
+
+  /// A positive number in one spelling: digits, no leading zero, at most nine of them.
+  ///
+  /// NB: one spelling per photo: `/api/photos/03` is not photo 3 (the remote fuzzer found
+  /// it).
+  private static func number(_ text: Substring) -> Int? {
+    guard text.count <= 9, !text.isEmpty, text.first != "0",
+      text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text), number > 0
+    else { return nil }
+    return number
+  }
+
+  /// Whether the request asks the browser to save the photo (`download=1`).
+  private static func download(_ request: RemoteRequest) -> Bool {
+    request.queryValue("download").map { $0 == "1" || $0 == "true" } ?? false
   }
 
   private static let intents: [String: RemoteIntent] = Dictionary(

@@ -111,7 +111,28 @@ final class RemoteHandlers: Sendable {
       let list = "[" + hub.photos.map(\.json).joined(separator: ",") + "]"
       return Self.respond(connection, status: 200, json: list, head: head)
     case .photo(let id, let range, let download):
-      return servePhoto(id, range: range, download: download, head: head, on: connection)
+      return servePhoto(hub.photo(id), range: range, download: download, head: head, on: connection)
+    case .guestPhoto(let id, let range, let download):
+      return servePhoto(
+        hub.guestPhoto(id), range: range, download: download, head: head, on: connection)
+    case .guestStyle:
+      return Self.respond(
+        connection, status: 200, type: "text/css; charset=utf-8",
+        body: Array(GuestPage.style.utf8), head: head)
+    case .guest(let page, let token):
+      let (sessions, title) = hub.guestSessions
+      let html: String?
+      switch page {
+      case .gallery(let number):
+        html = GuestPage.gallery(sessions, page: number, title: title, token: token)
+      case .session(let number):
+        html = sessions.last { $0.number == number }.map {
+          GuestPage.session($0, title: title, token: token)
+        }
+      }
+      return Self.respond(
+        connection, status: html == nil ? 404 : 200, type: "text/html; charset=utf-8",
+        body: Array((html ?? GuestPage.missing(token: token)).utf8), head: head)
     case .events:
       return EventStream(hub: hub).serve(on: connection, head: head)
     case .preview:
@@ -146,9 +167,10 @@ final class RemoteHandlers: Sendable {
   }
 
   private func servePhoto(
-    _ id: Int, range: String?, download: Bool, head: Bool, on connection: OpaquePointer
+    _ photo: RemoteHub.Photo?, range: String?, download: Bool, head: Bool,
+    on connection: OpaquePointer
   ) -> Int32 {
-    guard let photo = hub.photo(id), let data = FileManager.default.contents(atPath: photo.path)
+    guard let photo, let data = FileManager.default.contents(atPath: photo.path)
     else { return Self.respond(connection, status: 404, text: "not found") }
     let bytes = [UInt8](data)
     let name = (photo.path as NSString).lastPathComponent.filter {

@@ -46,6 +46,18 @@ public final class RemoteHub: Sendable {
     package var json: String
   }
 
+  /// A booth session published for its guests: its collage and its shots, by photo number.
+  package struct GuestSession: Sendable, Equatable {
+    /// The session's number (the booth's).
+    package var number: Int
+    /// The collage's photo number.
+    package var collage: Int
+    /// The kept shots' photo numbers, in order.
+    package var shots: [Int]
+    /// When it was published.
+    package var date: Date
+  }
+
   /// An intent from a remote, with the way to answer it.
   public struct Command: Sendable {
     /// What the remote asks.
@@ -67,6 +79,8 @@ public final class RemoteHub: Sendable {
     var nextEvent = 1
     var presentation = "null"
     var photos: [Photo] = []
+    var sessions: [GuestSession] = []
+    var guestTitle = "Photos"
     var viewers = 0
     var streams = 0
     var previews = 0
@@ -191,6 +205,58 @@ public final class RemoteHub: Sendable {
       state.photos.append(photo)
       append(&state, name: "photo", data: photo.json)
       return id
+    }
+  }
+
+  /// Publishes a booth session for its guests: the collage and the kept shots become
+  /// readable with the guest link (a shot the program already handed over keeps its number).
+  /// A session published again under the same number replaces the first.
+  ///
+  /// - Parameters:
+  ///   - number: The session's number, as the booth counts them.
+  ///   - collage: The collage's file.
+  ///   - shots: The kept shots' files, in order.
+  ///   - event: The event's name, which heads the guests' pages (`Photos` without one).
+  ///   - date: When the session ended.
+  public func publishSession(
+    number: Int, collage: String, shots: [String], event: String? = nil, date: Date = Date()
+  ) {
+    locked { state in
+      if let event, !event.isEmpty { state.guestTitle = event }
+      func id(of path: String) -> Int {
+        if let known = state.photos.first(where: { $0.path == path }) { return known.id }
+        let id = (state.photos.last?.id ?? 0) + 1
+        var object = JSONObject()
+        object.add("id", id)
+        object.add("name", (path as NSString).lastPathComponent)
+        object.add("url", "/api/photos/\(id)")
+        object.addRaw("summary", "[]")
+        state.photos.append(Photo(id: id, path: path, json: object.text))
+        return id
+      }
+      let session = GuestSession(
+        number: number, collage: id(of: collage), shots: shots.map(id(of:)), date: date)
+      state.sessions.removeAll { $0.number == number }
+      state.sessions.append(session)
+      var object = JSONObject()
+      object.add("session", number)
+      object.add("collage", "/api/photos/\(session.collage)")
+      append(&state, name: "session", data: object.text)
+    }
+  }
+
+  /// The sessions published for guests, oldest first, and what their pages are headed with.
+  package var guestSessions: (sessions: [GuestSession], title: String) {
+    locked { ($0.sessions, $0.guestTitle) }
+  }
+
+  /// The photo numbered `id` when it belongs to a session published for guests.
+  package func guestPhoto(_ id: Int) -> Photo? {
+    locked { state in
+      guard state.sessions.contains(where: { $0.collage == id || $0.shots.contains(id) }) else {
+        return nil
+      }
+      return state.photos.first { $0.id == id }
     }
   }
 

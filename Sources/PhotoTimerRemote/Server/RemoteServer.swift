@@ -23,10 +23,14 @@ import PhotoTimerConcurrency
 public final class RemoteServer: Sendable {
   /// The token in the links.
   public let token: RemoteToken
+  /// The token in the guests' links, or `nil` when they are turned off.
+  public let guestToken: RemoteToken?
   /// The page's links, one per address listened on, the token in each.
   public let links: [String]
   /// The port listened on.
   public let port: Int
+  /// `http://host:port` of each address listened on.
+  private let origins: [String]
   /// What the connections' threads call into; it lives as long as the server.
   private let handlers: RemoteHandlers
   private let context = Locked<Handle?>(nil)
@@ -46,13 +50,36 @@ public final class RemoteServer: Sendable {
   ///   - answerLimit: How long a request waits for the program to take its intent on before
   ///     it is told the program did not answer (and the intent is dropped).
   /// - Throws: `RemoteError` when there is nowhere to listen or the address is taken.
-  public init(
+  public convenience init(
     hub: RemoteHub, address: RemoteAddress, token: RemoteToken = RemoteToken(),
     answerLimit: Duration = .seconds(10)
   ) throws(RemoteError) {
+    try self.init(
+      hub: hub, address: address, token: token, guestToken: nil, answerLimit: answerLimit)
+  }
+
+  /// Starts serving `hub` on `address`, with the guests' pages (``guestLink(session:)``)
+  /// open to `guestToken`.
+  ///
+  /// - Parameters:
+  ///   - hub: What to serve.
+  ///   - address: Where to listen.
+  ///   - token: The pairing token; a fresh one by default.
+  ///   - guestToken: The guests' token, which only reads the sessions the hub published
+  ///     (``RemoteHub/publishSession(number:collage:shots:event:date:)``); `nil` turns the
+  ///     guests' links off.
+  ///   - answerLimit: How long a request waits for the program to take its intent on before
+  ///     it is told the program did not answer (and the intent is dropped).
+  /// - Throws: `RemoteError` when there is nowhere to listen or the address is taken.
+  public init(
+    hub: RemoteHub, address: RemoteAddress, token: RemoteToken = RemoteToken(),
+    guestToken: RemoteToken?, answerLimit: Duration = .seconds(10)
+  ) throws(RemoteError) {
     self.token = token
+    self.guestToken = guestToken
     handlers = RemoteHandlers(
-      hub: hub, router: RemoteRouter(token: token), answerLimit: answerLimit)
+      hub: hub, router: RemoteRouter(token: token, guestToken: guestToken),
+      answerLimit: answerLimit)
     let hosts = try address.hosts()
     let ports = hosts.map { host in
       host.contains(":") ? "[\(host)]:\(address.port)" : "\(host):\(address.port)"
@@ -82,13 +109,26 @@ public final class RemoteServer: Sendable {
     var listening = [mg_server_port](repeating: mg_server_port(), count: 8)
     let count = mg_get_server_ports(started, Int32(listening.count), &listening)
     port = count > 0 ? Int(listening[0].port) : address.port
-    links = hosts.map { host in
-      let shown = host.contains(":") ? "[\(host)]" : host
-      return
-        "http://\(shown):\(String(listening.first.map { Int($0.port) } ?? address.port))/?t=\(token)"
+    let listened = listening.first.map { Int($0.port) } ?? address.port
+    origins = hosts.map { host in
+      "http://\(host.contains(":") ? "[\(host)]" : host):\(listened)"
     }
+    links = origins.map { "\($0)/?t=\(token)" }
     context.withLock { $0 = Handle(pointer: started) }
     RemoteHandlers.register(started, handlers: unmanaged.toOpaque())
+  }
+
+  /// A guest's link to session `session`'s page, on the first address listened on (the one
+  /// the QR code shows), or `nil` when the guests' links are off.
+  public func guestLink(session: Int) -> String? {
+    guard let guestToken, let origin = origins.first else { return nil }
+    return "\(origin)/guest/session/\(session)?t=\(guestToken)"
+  }
+
+  /// A guest's link to the event's gallery, or `nil` when the guests' links are off.
+  public var galleryLink: String? {
+    guard let guestToken, let origin = origins.first else { return nil }
+    return "\(origin)/guest?t=\(guestToken)"
   }
 
   /// Stops serving: the hub says goodbye to every page, the listener closes, every
