@@ -183,11 +183,14 @@ bench: setup
 	.build/release/phototimer-bench $(BENCH)
 
 # A long run: a 2,000-shot time-lapse (scene camera, 640×480, every 0.25 s) and 2,000
-# start/cancel cycles against ffmpeg, with memory, descriptors and threads as slopes.
+# start/cancel cycles against ffmpeg, then 1,000 booth sessions of `phototimer booth` in a
+# pseudo-terminal, with memory, descriptors and threads as slopes.
 SOAK_COUNT ?= 2000
+BOOTH_SOAK_COUNT ?= 1000
 soak: setup
 	$(SWIFT) build $(RELEASE)
 	.build/release/phototimer-bench --soak $(SOAK_COUNT)
+	.build/release/phototimer-bench --booth-soak $(BOOTH_SOAK_COUNT)
 
 # The plain, ThreadSanitizer and AddressSanitizer passes STRESS_RUNS times each, each exactly as
 # `make test` runs it (under the watchdog), while a separate hog keeps both cores busy

@@ -88,6 +88,8 @@ final class PseudoTerminal {
   let master: Int32
   let slave: Int32
   let started: ContinuousClock.Instant
+  /// Output read and not yet looked at by ``read(until:limit:)``.
+  private var pending: [UInt8] = []
 
   init(binary: URL, arguments: [String], environment extra: [String: String]) throws {
     master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -115,12 +117,40 @@ final class PseudoTerminal {
     return started.duration(to: .now)
   }
 
+  /// Types `key` into the terminal.
+  func press(_ key: String) {
+    let bytes = Array(key.utf8)
+    _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+  }
+
+  /// Reads the output until `done` says the text read since the last call is enough, or
+  /// `limit` passes; only the newest 64 KiB are kept (a soak reads for hours).
+  func read(until done: (String) -> Bool, limit: Duration) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    while ContinuousClock.now < deadline {
+      guard poll(&descriptor, 1, 100) > 0 else {
+        if done(String(decoding: pending, as: UTF8.self)) { break }
+        continue
+      }
+      let count = Glibc.read(master, &buffer, buffer.count)
+      if count <= 0 { return false }
+      pending += buffer[0..<count]
+      if pending.count > 65536 { pending.removeFirst(pending.count - 65536) }
+      if done(String(decoding: pending, as: UTF8.self)) { break }
+    }
+    let satisfied = done(String(decoding: pending, as: UTF8.self))
+    if satisfied { pending = [] }
+    return satisfied
+  }
+
   /// Lets the run end, draining its output, then closes the terminal.
   func finish() {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
     while process.isRunning {
-      if poll(&descriptor, 1, 50) > 0 { _ = read(master, &buffer, buffer.count) }
+      if poll(&descriptor, 1, 50) > 0 { _ = Glibc.read(master, &buffer, buffer.count) }
     }
     process.waitUntilExit()
     close(master)

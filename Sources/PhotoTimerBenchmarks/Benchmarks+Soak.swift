@@ -20,18 +20,7 @@ extension Benchmarks {
 
     static var now: Footprint {
       _ = phototimer_malloc_trim()
-      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-      func field(_ name: String) -> Double {
-        let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
-        // NB: "VmRSS:\t  25312 kB", "Threads:\t9": tabs and spaces.
-        return Double(
-          line.split(whereSeparator: \.isWhitespace).dropFirst().first.map(String.init) ?? "")
-          ?? 0
-      }
-      let descriptors =
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0
-      return Footprint(
-        residentKiB: field("VmRSS:"), descriptors: Double(descriptors), threads: field("Threads:"))
+      return of(getpid())
     }
   }
 
@@ -139,7 +128,7 @@ extension Benchmarks {
     printSlopes("soak: cycles", per: "100 cycles", samples, wall: wall)
   }
 
-  private static func printSlopes(
+  static func printSlopes(
     _ name: String, per unit: String, _ samples: [Footprint], wall: Duration
   ) {
     // NB: the first sample is before any work; the slope is over the samples after it, so

@@ -16,6 +16,7 @@ struct Benchmarks {
     "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
     "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
     "--viewers", "--gpsd-flood", "--people", "--people-memory", "--people-eval", "--collage",
+    "--booth-soak",
   ]
 
   static func main() async {
@@ -51,6 +52,11 @@ struct Benchmarks {
       _ = phototimer_malloc_single_arena()
       let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2000
       await soak(shots: count, cycles: count)
+      return
+    }
+    if CommandLine.arguments.dropFirst().first == "--booth-soak" {
+      let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 1000
+      soakBooth(sessions: count)
       return
     }
     if CommandLine.arguments.dropFirst().first == "--gstreamer" {
@@ -150,6 +156,7 @@ struct Benchmarks {
     boothZeroToCollage()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])
+    runInChild(["--booth-soak", "50"])
   }
 
   /// Runs ``startCancelCycles()`` in a fresh process of this benchmark with one arena.

@@ -63,4 +63,19 @@ public struct QRCode: Hashable, Sendable {
     }
     return (side, side, pixels)
   }
+
+  /// The code as an SVG picture, black on white, with a quiet zone of `quiet` modules: one
+  /// path, sharp at any size (the phone's page shows the guests' code with it).
+  package func svg(quiet: Int = 4) -> String {
+    let side = size + 2 * quiet
+    var path = ""
+    for y in 0..<size {
+      for x in 0..<size where isDark(x: x, y: y) {
+        path += "M\(x + quiet) \(y + quiet)h1v1h-1z"
+      }
+    }
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\" "
+      + "shape-rendering=\"crispEdges\"><rect width=\"\(side)\" height=\"\(side)\" "
+      + "fill=\"#fff\"/><path d=\"\(path)\" fill=\"#000\"/></svg>"
+  }
 }

@@ -46,9 +46,9 @@ package final class RemoteLink: Sendable {
   package func publishSession(
     _ session: Int, collage: String, shots: [String], event: String?
   ) -> String? {
-    guard server.guestToken != nil else { return nil }
-    hub.publishSession(number: session, collage: collage, shots: shots, event: event)
-    return server.guestLink(session: session)
+    guard let link = server.guestLink(session: session) else { return nil }
+    hub.publishSession(number: session, collage: collage, shots: shots, event: event, link: link)
+    return link
   }
 
   /// The page's links, the first the one to show as a QR code.

@@ -234,6 +234,23 @@ import Testing
           picture, x: slot.x, y: slot.y, width: slot.width, height: slot.height)
         #expect(zip(expected, found).allSatisfy { abs($0 - $1) <= 12 }, "slot \(index)")
       }
+      // The phone's page shows the collage, with the guests' code under it.
+      #expect(
+        try await browser.wait(
+          for: "const c = document.getElementById('guest-code'); "
+            + "return !document.getElementById('guests').hidden && c.naturalWidth > 0 "
+            + "&& document.getElementById('photo-image').src.includes('/api/photos/')"))
+      try await browser.saveScreenshot("remote-page-collage")
+      // The code on the phone's screen reads back as the guest link.
+      _ = try await browser.run("document.getElementById('guests').scrollIntoView()")
+      let shot = program.folder.appendingPathComponent("phone.png")
+      try await browser.screenshot().write(to: shot)
+      let read = try await ChildProcess.run(["zbarimg", "-q", "--raw", shot.path])
+      let guest = program.events("collage").first.flatMap {
+        (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["guest"]
+          as? String
+      }
+      #expect(guest != nil && read.standardOutput.contains(guest ?? "-"), "\(read.standardOutput)")
       try await guestLink(program, browser, collage: collage)
       #expect(try await program.stop() == 0)
     }

@@ -82,8 +82,8 @@ import Testing
     // A photo taken outside any session is the control side's only.
     let otherID = hub.addPhoto(path: other, summary: [])
     hub.addPhoto(path: shot, summary: [])
-    hub.publishSession(number: 4, collage: collage, shots: [shot], event: "Party")
     let link = try #require(server.guestLink(session: 4))
+    hub.publishSession(number: 4, collage: collage, shots: [shot], event: "Party", link: link)
     let guest = try #require(server.guestToken).text
     #expect(link == "http://127.0.0.1:\(server.port)/guest/session/4?t=\(guest)")
     let target = String(link.dropFirst("http://127.0.0.1:\(server.port)".count))
@@ -114,6 +114,11 @@ import Testing
     #expect(try await client.send("POST", target).status == 403)
     let gallery = try await client.send("GET", "/guest?t=\(guest)")
     #expect(gallery.status == 200 && gallery.text.contains("/guest/session/4?t=\(guest)"))
+    let code = try await client.send("GET", "/api/sessions/4/code.svg?t=\(server.token)")
+    #expect(code.status == 200 && code.headers["content-type"] == "image/svg+xml")
+    #expect(code.text.hasPrefix("<svg") && code.text.hasSuffix("</svg>"))
+    let none = try await client.send("GET", "/api/sessions/5/code.svg?t=\(server.token)")
+    #expect(none.status == 404)
     let style = try await client.send("GET", "/guest.css?t=\(guest)")
     #expect(style.status == 200 && style.headers["content-type"] == "text/css; charset=utf-8")
   }

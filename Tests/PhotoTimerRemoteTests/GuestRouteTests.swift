@@ -84,6 +84,22 @@ import Testing
     }
   }
 
+  @Test("A session's guests' code is the control page's: the control token reads it, a guest's not")
+  func guestCode() {
+    #expect(
+      router.route(request("GET", "/api/sessions/3/code.svg", query: "t=\(token)"))
+        == .serve(.guestCode(session: 3), head: false))
+    #expect(
+      router.route(request("GET", "/api/sessions/3/code.svg", query: "t=\(guest)"))
+        == .refuse(.forbidden))
+    #expect(
+      router.route(request("GET", "/api/sessions/03/code.svg", query: "t=\(token)"))
+        == .refuse(.notFound))
+    #expect(
+      router.route(request("GET", "/api/sessions//code.svg", query: "t=\(token)"))
+        == .refuse(.notFound))
+  }
+
   @Test(
     "The control token reads the guest pages too (the booth's own screen), its links carrying it")
   func ownerReadsTheGuestPages() {

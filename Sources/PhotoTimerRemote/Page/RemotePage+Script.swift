@@ -108,6 +108,8 @@ extension RemotePage {
 
     function showPhoto(photo) {
       stats.photos++;
+      $("guests").hidden = true;
+      $("photo-image").classList.remove("collage");
       $("photo-image").src = photo.url;
       $("download").href = photo.url + "?download=1";
       $("download").setAttribute("download", photo.name);
@@ -121,6 +123,17 @@ extension RemotePage {
       $("photo").hidden = false;
       document.body.dataset.view = "photo";
       window.scrollTo({ top: 0 });
+    }
+
+    // A booth's collage: shown as a photo, with the guests' QR code under it.
+    function showSession(session) {
+      showPhoto({ url: session.collage, name: session.name, summary: [] });
+      // NB: a strip is tall: it is shown whole, with the code in sight under it.
+      $("photo-image").classList.add("collage");
+      if (session.code) {
+        $("guest-code").src = session.code;
+        $("guests").hidden = false;
+      }
     }
 
     function showLive() {
@@ -225,6 +238,7 @@ extension RemotePage {
         connectPreview();
       });
       events.addEventListener("photo", (event) => showPhoto(JSON.parse(event.data)));
+      events.addEventListener("session", (event) => showSession(JSON.parse(event.data)));
       events.addEventListener("bye", () => {
         closed = true;
         events.close();

@@ -74,6 +74,10 @@ package enum RemotePage {
           <button id="retake-photo" data-intent="retake" disabled>\#(PhotoTimerPresentation.Action.retake.title)</button>
         </div>
         <ul id="summary"></ul>
+        <div id="guests" hidden>
+          <img id="guest-code" alt="the guests' QR code">
+          <p>Guests: scan this for the photos</p>
+        </div>
         <div class="row">
           <a id="download" class="button primary" download>Download</a>
           <button id="back">Back to the preview</button>
@@ -145,7 +149,10 @@ package enum RemotePage {
     button:disabled { opacity: .35; cursor: default; }
     #start, #take-now, #keep { grid-column: span 2; min-height: 68px; font-size: 22px; }
     #start[hidden], #take-now[hidden], #keep[hidden], #retake[hidden] { display: none; }
-    #photo img { width: 100%; border-radius: 12px; display: block; margin-top: 4px; }
+    #photo-image { width: 100%; border-radius: 12px; display: block; margin-top: 4px; }
+    #photo-image.collage { max-height: 50vh; object-fit: contain; }
+    #guests { text-align: center; }
+    #guests img { display: block; width: 70%; max-width: 280px; margin: 8px auto; }
     #summary li { padding: 6px 2px; border-bottom: 1px solid #333; overflow-wrap: anywhere; }
     #summary .label { color: #c0bfbc; display: inline-block; min-width: 5.5em; }
     #summary .rownote { color: #9a9996; }
@@ -171,7 +178,8 @@ package enum RemotePage {
       #photo #review:not([hidden]) + #summary + .row { grid-row: 2; }
       #photo #review:not([hidden]) ~ #summary { grid-row: 3; }
       #summary { grid-column: 2; grid-row: 2; margin-top: 0; }
-      #photo img { max-height: calc(100vh - 64px); object-fit: contain; grid-row: 1 / span 3; }
+      #guests { grid-column: 2; }
+      #photo-image { max-height: calc(100vh - 64px); object-fit: contain; grid-row: 1 / span 3; }
     }
     @keyframes spin { to { transform: rotate(360deg); } }
     """#

@@ -34,6 +34,8 @@ package struct RemoteRouter: Sendable {
     case photos
     /// One photo's bytes, by its number; `download` asks the browser to save it.
     case photo(id: Int, range: String?, download: Bool)
+    /// The guests' QR code of a published session, as SVG (for the control page).
+    case guestCode(session: Int)
     /// A guest page: the event's gallery or one session, with the token its links carry.
     case guest(GuestPage, token: String)
     /// A published session's photo, for a guest.
@@ -151,6 +153,11 @@ package struct RemoteRouter: Sendable {
       }
       return get(
         .photo(id: number, range: request.headers["range"], download: Self.download(request)))
+    }
+    if path.hasPrefix("/api/sessions/"), path.hasSuffix("/code.svg") {
+      let number = path.dropFirst("/api/sessions/".count).dropLast("/code.svg".count)
+      guard let session = Self.number(number) else { return .refuse(.notFound) }
+      return get(.guestCode(session: session))
     }
     guard let intent = Self.intents[path] else { return .refuse(.notFound) }
     guard method == "POST" else { return .refuse(.methodNotAllowed(allow: "POST")) }

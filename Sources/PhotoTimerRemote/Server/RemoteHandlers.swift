@@ -115,6 +115,12 @@ final class RemoteHandlers: Sendable {
     case .guestPhoto(let id, let range, let download):
       return servePhoto(
         hub.guestPhoto(id), range: range, download: download, head: head, on: connection)
+    case .guestCode(let number):
+      guard let link = hub.guestSessions.sessions.last(where: { $0.number == number })?.link,
+        let code = QRCode(encoding: link)
+      else { return Self.respond(connection, status: 404, text: "not found") }
+      return Self.respond(
+        connection, status: 200, type: "image/svg+xml", body: Array(code.svg().utf8), head: head)
     case .guestStyle:
       return Self.respond(
         connection, status: 200, type: "text/css; charset=utf-8",

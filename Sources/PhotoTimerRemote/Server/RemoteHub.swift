@@ -56,6 +56,8 @@ public final class RemoteHub: Sendable {
     package var shots: [Int]
     /// When it was published.
     package var date: Date
+    /// The guests' link to it (the QR code's), when the server has guest links.
+    package var link: String?
   }
 
   /// An intent from a remote, with the way to answer it.
@@ -217,9 +219,12 @@ public final class RemoteHub: Sendable {
   ///   - collage: The collage's file.
   ///   - shots: The kept shots' files, in order.
   ///   - event: The event's name, which heads the guests' pages (`Photos` without one).
+  ///   - link: The guests' link to it (``RemoteServer/guestLink(session:)``): the control
+  ///     page shows it as a QR code beside the collage.
   ///   - date: When the session ended.
   public func publishSession(
-    number: Int, collage: String, shots: [String], event: String? = nil, date: Date = Date()
+    number: Int, collage: String, shots: [String], event: String? = nil, link: String? = nil,
+    date: Date = Date()
   ) {
     locked { state in
       if let event, !event.isEmpty { state.guestTitle = event }
@@ -235,12 +240,18 @@ public final class RemoteHub: Sendable {
         return id
       }
       let session = GuestSession(
-        number: number, collage: id(of: collage), shots: shots.map(id(of:)), date: date)
+        number: number, collage: id(of: collage), shots: shots.map(id(of:)), date: date,
+        link: link)
       state.sessions.removeAll { $0.number == number }
       state.sessions.append(session)
       var object = JSONObject()
       object.add("session", number)
       object.add("collage", "/api/photos/\(session.collage)")
+      object.add("name", (collage as NSString).lastPathComponent)
+      if let link {
+        object.add("guest", link)
+        object.add("code", "/api/sessions/\(number)/code.svg")
+      }
       append(&state, name: "session", data: object.text)
     }
   }
