@@ -173,7 +173,7 @@ let package = Package(
         "PhotoTimerConcurrency", "PhotoTimerCommandLine",
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
-        "PhotoTimerRemote", "PhotoTimerFaces",
+        "PhotoTimerRemote", "PhotoTimerFaces", "PhotoTimerText",
       ]),
     // Terminal output only.
     .executableTarget(

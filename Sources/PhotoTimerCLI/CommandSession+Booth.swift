@@ -1,26 +1,16 @@
 import PhotoTimer
 import PhotoTimerSetup
 
-/// What the command does with what its booth reports: the collage published for its guests,
-/// each event in the event's log, on the phones' event stream and on the screen.
+/// What the command does with what its booth reports.
 extension CommandSession {
-  /// Shows, logs and publishes `events`, a collage's guest link first filled in.
+  /// Passes `events` on (the guests' link, the phones, the event's log) and shows them.
   func boothHappened(_ events: [BoothEvent], display: any CommandDisplay) async {
+    guard let booth else { return }
     let time = progress.record.now
-    for var event in events {
-      if case .collage(let session, let file, let shots, _) = event {
-        let guest = remote?.publishSession(
-          session, collage: file, shots: shots, event: options.event)
-        event = .collage(session: session, file: file, shots: shots, guest: guest)
-        model.post(note: "collage saved: \(file)")
-      }
-      let line = event.jsonLine(time: time)
-      remote?.hub.publish(eventLine: line)
-      do throws(EventLogError) {
-        try log?.append(line)
-      } catch {
-        model.post(note: "\(error)")
-      }
+    let (passed, problems) = booth.pass(events, remote: remote, time: time)
+    for problem in problems { model.post(note: problem) }
+    for event in passed {
+      if case .collage(_, let file, _, _) = event { model.post(note: "collage saved: \(file)") }
       await display.showBooth(event, time: time)
     }
   }

@@ -28,9 +28,7 @@ final class CommandSession {
   private let keys: AsyncStream<Key>?
   var progress: CommandProgress
   /// The booth, for `phototimer booth`.
-  let booth: CommandBooth?
-  /// The event's log (`--event`).
-  let log: EventLog?
+  let booth: BoothRunner?
   /// The phone's remote, while it serves.
   private(set) var remote: RemoteLink?
   /// Whether the command frames between counts and goes on after each photo: `--frame`, a
@@ -51,13 +49,12 @@ final class CommandSession {
   ///   - keys: The keys pressed; `nil` reads them from the terminal in the live view.
   ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
   ///   - ready: The count that starts itself on `camera` (`--start-when-ready`), if asked for.
-  ///   - layout: The booth's collage layout, for `phototimer booth`.
+  ///   - booth: The booth, for `phototimer booth`.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: CommandScreen,
     camera: LiveCamera?, identity: CameraIdentity? = nil, ready: ReadyWatch? = nil,
     sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
-    clock: any Clock<Duration> = ContinuousClock(), layout: BoothLayout? = nil,
-    log: EventLog? = nil
+    clock: any Clock<Duration> = ContinuousClock(), booth: BoothRunner? = nil
   ) {
     self.options = options
     self.screen = screen
@@ -77,12 +74,7 @@ final class CommandSession {
       frames: screen.frames, holdsCamera: camera != nil,
       autoStart: screen.frames && ready != nil ? options.startWhenReady : nil)
     configuration.booth = options.booth ? options.boothPlan : nil
-    booth = layout.map {
-      CommandBooth(
-        layout: $0, store: ProgramSetup.store(options), clock: clock, event: options.event,
-        lastSession: log?.lastSession ?? 0)
-    }
-    self.log = log
+    self.booth = booth
     let session = FrontEndSession(configuration)
     progress = CommandProgress(
       session: session,

@@ -56,15 +56,18 @@ struct PhotoTimerCommand {
         exit(ExitCode.usage.rawValue)
       }
       if let note = ProgramSetup.placeDataNote(run) { writeError(note) }
-      var layout: BoothLayout?
-      if run.booth {
-        // NB: a layout that is wrong is said, every problem, before anything starts.
-        do throws(LayoutError) {
-          layout = try BoothLayout.load(run.layout, shots: run.boothPlan.shots)
-        } catch {
+      // NB: a layout that is wrong is said, every problem, before anything starts; so is an
+      // event's log that cannot be opened (the sessions are numbered from it).
+      let booth: BoothRunner?
+      do throws(BoothRunner.SetupError) {
+        booth = try BoothRunner.prepare(run, clock: ContinuousClock())
+      } catch {
+        if case .layout = error {
           writeError("error: \(error)\n" + CommandOptions.usageLine + "\n")
           exit(ExitCode.usage.rawValue)
         }
+        writeError("error: \(error)\n")
+        exit(ExitCode.failure.rawValue)
       }
       if run.frame, CommandScreen.mode(run, interactive: Terminal.isInteractive) != .live {
         writeError(
@@ -96,20 +99,9 @@ struct PhotoTimerCommand {
       let screen = CommandScreen(
         options: run, environment: environment, interactive: interactive, size: size,
         hasCamera: parts.hasCamera)
-      // NB: the event's folder was made with the photo store's check; its log is opened
-      // before anything counts, so a session's number follows the last run's.
-      var log: EventLog?
-      if run.booth, run.event != nil {
-        do throws(EventLogError) {
-          log = try EventLog(folder: ProgramSetup.store(run).folder)
-        } catch {
-          writeError("error: \(error)\n")
-          exit(ExitCode.failure.rawValue)
-        }
-      }
       let session = CommandSession(
         options: run, services: parts.services, screen: screen, camera: parts.camera,
-        identity: parts.identity, ready: parts.ready, layout: layout, log: log)
+        identity: parts.identity, ready: parts.ready, booth: booth)
       exit(await session.run().rawValue)
     }
   }

@@ -8,7 +8,8 @@ extension CommandOption {
   package static let windowOptions: [CommandOption] = [
     .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError,
     .cameraWait, .filter, .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror,
-    .noMirror, .remote, .startWhenReady, .help, .version,
+    .noMirror, .remote, .startWhenReady, .shots, .between, .review, .retakes, .layout, .event,
+    .noGuestLinks, .help, .version,
   ]
 
   /// The widest `--help` line, in columns: a terminal's default width.

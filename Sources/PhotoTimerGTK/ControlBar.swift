@@ -38,7 +38,7 @@ final class ControlBar {
   /// Builds the bar for `options`, with `cameraMenu` among the choices.
   init(
     options: CommandOptions.RunOptions, mirrored: Bool, cameraMenu: Widget, remote: Widget,
-    choices: Choices
+    choices: Choices, booth: Bool = false
   ) {
     self.cameraMenu = cameraMenu
     var seconds = PhotoTimerPresentation.countdownChoices
@@ -60,8 +60,15 @@ final class ControlBar {
     let now = GTK.button(title(.takeNow), tooltip: "Take the photo now (space or Enter)")
     let cancel = GTK.button(title(.cancel), tooltip: "Cancel the run (Esc)")
     let restart = GTK.button(title(.restart), tooltip: "Count again from the start (r)")
+    // A booth's shot under review: Keep and Retake (insensitive but for then).
+    let keep = GTK.button(title(.keep), tooltip: "Keep this shot (space)")
+    let retake = GTK.button(title(.retake), tooltip: "Take this shot again (r)")
+    gtk_widget_add_css_class(keep, "suggested-action")
+    GTK.setVisible(keep, booth)
+    GTK.setVisible(retake, booth)
     for (button, action) in [
       (start, WindowActions.Name.start), (now, .takeNow), (cancel, .cancel), (restart, .restart),
+      (keep, .intent(.keep)), (retake, .intent(.retake)),
     ] {
       WindowActions.bind(button, to: action)
     }
@@ -84,7 +91,8 @@ final class ControlBar {
     gtk_label_set_ellipsize(OpaquePointer(statusLabel), PANGO_ELLIPSIZE_END)
     gtk_widget_set_hexpand(statusLabel, 1)
     let buttons = GTK.box(
-      GTK_ORIENTATION_HORIZONTAL, spacing: 6, [start, now, cancel, restart, autoStartCheck])
+      GTK_ORIENTATION_HORIZONTAL, spacing: 6,
+      [start, now, keep, retake, cancel, restart, autoStartCheck])
     let row = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
       [countdownChoice, cameraMenu, sizeChoice, lookChoice, locationCheck, mirrorCheck, remote])

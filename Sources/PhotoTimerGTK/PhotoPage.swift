@@ -16,6 +16,8 @@ final class PhotoPage {
   private(set) var photo: CapturedPhoto?
   private var details: [Widget] = []
   private var headings: [Widget] = []
+  /// The details beside the picture (hidden beside a booth's collage).
+  private var side: Widget?
   private let timeline = TimelineChart()
 
   /// The summary rows the page shows, in order; one the photo lacks (people, when the step
@@ -53,6 +55,7 @@ final class PhotoPage {
     GTK.append(box, back)
     details = values
     headings = titles
+    side = box
     widget = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [picture, box])
   }
 
@@ -65,6 +68,7 @@ final class PhotoPage {
   /// Shows `photo`'s summary and timeline (its picture comes with ``show(_:)``).
   func show(_ photo: CapturedPhoto) {
     self.photo = photo
+    side.map { GTK.setVisible($0, true) }
     let summary = PhotoTimerPresentation(state: PhotoTimerState(status: .captured(photo))).summary
     for (index, label) in Self.detailRows.enumerated() {
       let row = summary.first { $0.label == label }
@@ -78,6 +82,14 @@ final class PhotoPage {
   /// Shows the photo's decoded picture.
   func show(_ frame: Frame) {
     GTK.show(frame, in: picture)
+  }
+
+  /// Shows a booth's collage card (the collage with the guests' QR code), the whole page
+  /// its: no details beside it.
+  func showCollage(_ card: Frame) {
+    photo = nil
+    side.map { GTK.setVisible($0, false) }
+    GTK.show(card, in: picture)
   }
 
   /// Forgets the photo.

@@ -28,13 +28,16 @@ final class PhotoTimerWindow {
   private let settingsFile: URL
   private let trace: Trace?
   private var controller: WindowController?
+  /// The booth (`--booth`), handed to the controller.
+  private let booth: BoothRunner?
   private var closing: Task<Void, Never>?
   private var closed = false
 
   init(
     application: UnsafeMutablePointer<GtkApplication>, options: CommandOptions.RunOptions,
-    settings: WindowSettings, settingsFile: URL, trace: Trace?
+    settings: WindowSettings, settingsFile: URL, trace: Trace?, booth: BoothRunner? = nil
   ) {
+    self.booth = booth
     self.options = options
     self.settings = settings
     self.settingsFile = settingsFile
@@ -70,7 +73,7 @@ final class PhotoTimerWindow {
     }
     let controls = ControlBar(
       options: options, mirrored: options.mirror ?? options.camera.driver.mirrored(options.camera),
-      cameraMenu: cameras.widget, remote: remote.widget, choices: forward)
+      cameraMenu: cameras.widget, remote: remote.widget, choices: forward, booth: booth != nil)
     gtk_window_set_child(
       typedWindow,
       GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [preview.widget, controls.widget]))
@@ -84,7 +87,8 @@ final class PhotoTimerWindow {
       views: .init(
         window: window, preview: preview, controls: controls, cameras: cameras, photo: photo,
         actions: actions, remote: remote),
-      options: options, settings: settings, store: SettingsStore(file: settingsFile), trace: trace)
+      options: options, settings: settings, store: SettingsStore(file: settingsFile), trace: trace,
+      booth: booth)
     self.controller = controller
     gtk_window_present(typedWindow)
     controller.begin()

@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerSetup
@@ -49,7 +50,30 @@ extension WindowController {
         guard let self, let model, self.model === model else { return }
         self.apply(self.session.heard(report.word, model: model.snapshot))
         self.render()
+      },
+      booth: { [self] effect in
+        booth?.carryOut(effect, photo: snapshot.photo, faces: faces) { [weak self] shot in
+          guard let self else { return }
+          apply(session.reviewEnded(shot: shot, model: snapshot))
+          render()
+        }
       })
+  }
+
+  /// What the booth reports: passed on (the guests' link, the phones, the event's log), the
+  /// collage shown with the guests' QR code, and a line on standard output each.
+  func boothHappened(_ events: [BoothEvent]) {
+    guard let booth else { return }
+    let (passed, problems) = booth.pass(
+      events, remote: remote.link, time: started.duration(to: .now))
+    for problem in problems { views.controls.showStatus(problem, isError: true) }
+    for event in passed {
+      // NB: for a window started from a terminal (and its tests).
+      FileHandle.standardOutput.write(Data((event.line + "\n").utf8))
+      if case .collage(_, let file, _, let guest) = event {
+        pages.showCollage(URL(fileURLWithPath: file), guest: guest)
+      }
+    }
   }
 
   // MARK: - Choices

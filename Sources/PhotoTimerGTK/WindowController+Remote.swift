@@ -11,7 +11,7 @@ extension WindowController {
     guard !closing else { return }
     remote.start(
       at: options.remote ?? RemoteAddress(), camera: CameraMenu.name(options.camera),
-      mirrored: mirrored, seconds: options.seconds
+      mirrored: mirrored, seconds: options.seconds, guests: booth != nil && options.guestLinks
     ) { [weak self] intent in
       guard let self else { return .refused("the window is closing") }
       // NB: allowed only when the window's presentation allows it now (the same gate as its

@@ -40,16 +40,25 @@ final class WindowController {
     set { screen.feed.mirrored = newValue }
   }
   /// The faces followed in the picture now (the stage's).
-  private var faces: [FaceMark] = []
+  private(set) var faces: [FaceMark] = []
   /// What may happen next: the one front-end machine the command runs too. The window frames
   /// between counts, and shows a camera that fails instead of ending.
-  var session = FrontEndSession(
-    .init(frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil))
+  var session: FrontEndSession
+
+  /// The booth (`--booth`): its sessions' shots, reviews and collages.
+  let booth: BoothRunner?
+  /// When the window started: the time axis of the booth's events.
+  let started = ContinuousClock.now
 
   init(
     views: WindowViews, options: CommandOptions.RunOptions, settings: WindowSettings,
-    store: SettingsStore, trace: Trace?
+    store: SettingsStore, trace: Trace?, booth: BoothRunner? = nil
   ) {
+    self.booth = booth
+    var configuration = FrontEndSession.Configuration(
+      frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil)
+    configuration.booth = booth != nil ? options.boothPlan : nil
+    session = FrontEndSession(configuration)
     preferences = WindowPreferences(options: options, settings: settings, store: store)
     screen = WindowScreen(
       views: views, mirrored: options.mirror ?? options.camera.driver.mirrored(options.camera),
@@ -59,6 +68,7 @@ final class WindowController {
     stage.screen = screen.feed
     stage.report = { [weak self] in self?.staged($0) }
     if let tracer { views.remote.popoverShown = tracer.popover }
+    booth?.report = { [weak self] in self?.boothHappened($0) }
   }
 
   /// Renders the first frame, then opens the camera and looks for the others.
@@ -169,6 +179,8 @@ final class WindowController {
     session.close()
     views.controls.showStatus("Closing…")
     await stage.close()
+    // NB: a collage being drawn is saved before the window goes.
+    await booth?.finish()
     await remote.stop()
     await chores.end()
     await preferences.close()

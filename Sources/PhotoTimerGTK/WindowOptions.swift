@@ -18,7 +18,9 @@ struct WindowOptions {
     return
       ([
         "phototimer-gtk — \(program.summary)",
-        "", "usage:", "  phototimer-gtk [options]", "", "options:",
+        "", "usage:", "  phototimer-gtk [options]",
+        "  phototimer-gtk --booth [options]   a photo booth: shots, retakes, a collage", "",
+        "options:",
       ] + CommandOption.helpLines(for: program.options) + [""] + program.helpFooter + [
         "",
         "The last countdown, camera and look chosen in the window are remembered in",
@@ -31,7 +33,9 @@ struct WindowOptions {
   /// Interprets the command line.
   ///
   /// - Throws: ``CommandOptions/UsageError`` with every problem found.
-  init(arguments: [String]) throws(CommandOptions.UsageError) {
+  init(arguments given: [String]) throws(CommandOptions.UsageError) {
+    // NB: `phototimer-gtk --booth` is the window's spelling of `phototimer booth`.
+    let arguments = given.map { $0 == "--booth" ? "booth" : $0 }
     let parsed = CommandOptions.parser.parse(arguments).0
     var problems: [String] = []
     for option in parsed.order where !CommandOption.windowOptions.contains(option) {

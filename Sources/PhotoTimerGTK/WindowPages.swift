@@ -1,4 +1,9 @@
+import Foundation
 import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerJPEG
+import PhotoTimerRemote
+import PhotoTimerSetup
 
 /// What the window shows: the preview, or the photo just taken (once its file is decoded,
 /// off the main thread); or it is closing.
@@ -43,6 +48,26 @@ final class WindowPages {
       ) { [weak self] in
         (up: self?.page == .photo, changing: self?.views.preview.isChangingPage ?? false)
       }
+    }
+  }
+
+  /// The photo page for a booth's collage: the collage with the guests' QR code beside it
+  /// (a card as large as a screen, composed off the main thread), until the next count.
+  func showCollage(_ file: URL, guest: String?) {
+    let code = guest.flatMap { QRCode(encoding: $0) }
+    chores.start { [self] in
+      let card = await Task.detached { () -> Frame? in
+        guard let data = FileManager.default.contents(atPath: file.path),
+          let collage = try? JPEGCodec.decode([UInt8](data), path: file.path)
+        else { return nil }
+        return GuestCard.frame(
+          collage: collage, code: code, room: PreviewSize(width: 1600, height: 900))
+      }.value
+      guard let card, !closing else { return }
+      views.photo.showCollage(card)
+      page = .photo
+      views.preview.showPhotoPage(true)
+      changed()
     }
   }
 

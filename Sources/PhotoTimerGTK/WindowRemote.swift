@@ -27,14 +27,15 @@ final class WindowRemote {
   ///   - camera: The camera's name on the phone's page.
   ///   - mirrored: Whether the picture is mirrored.
   ///   - seconds: The count's length.
+  ///   - guests: Whether a booth's collages get guest links.
   func start(
-    at address: RemoteAddress, camera: String, mirrored: Bool, seconds: Int,
+    at address: RemoteAddress, camera: String, mirrored: Bool, seconds: Int, guests: Bool = false,
     answer: @escaping @MainActor (RemoteIntent) -> RemoteReply
   ) {
     guard link == nil else { return }
     do {
       let link = try RemoteLink(
-        address: address, camera: camera, mirrored: mirrored, seconds: seconds)
+        address: address, camera: camera, mirrored: mirrored, seconds: seconds, guests: guests)
       self.link = link
       panel.show(links: link.links)
       // NB: for a window started from a terminal (and its tests): the link, on stdout.

@@ -46,6 +46,17 @@ case .run(var options, let given):
   if let note = ProgramSetup.placeDataNote(options) {
     FileHandle.standardError.write(Data(note.utf8))
   }
+  // NB: a booth's layout that is wrong, or an event's log that cannot be opened, is said
+  // before the window opens, as the command says it.
+  let booth: BoothRunner?
+  do throws(BoothRunner.SetupError) {
+    booth = try BoothRunner.prepare(options, clock: ContinuousClock())
+  } catch {
+    if case .layout = error {
+      fail("error: \(error)\n" + WindowOptions.usageLine + "\n", status: .usage)
+    }
+    fail("error: \(error)\n", status: .failure)
+  }
 
   // NB: with no GPU render node, GTK's GL renderer is Mesa's software rasteriser, which took
   // twice the CPU of the cairo renderer for the same preview (BENCHMARKS.md); GSK_RENDERER
@@ -68,7 +79,7 @@ case .run(var options, let given):
   Signal.on(raw(application), "activate") {
     let window = PhotoTimerWindow(
       application: application, options: options, settings: settings,
-      settingsFile: settingsFile, trace: Trace(environment: environment))
+      settingsFile: settingsFile, trace: Trace(environment: environment), booth: booth)
     PhotoTimerWindow.current = window
     window.present()
   }

@@ -339,7 +339,7 @@ struct BoothCommandTests {
       }
     }
     #expect(gone.status == 1, "\(gone.output.suffix(400))")
-    #expect(gone.output.contains("\"event\":\"collage\""))
-    #expect(gone.output.contains("frame.png"), "\(gone.output.suffix(400))")
+    #expect(gone.output.contains("\"event\":\"collage\""), "\(gone.error)")
+    #expect(gone.output.contains("frame.png"), "\(gone.output.suffix(400)) \(gone.error)")
   }
 }

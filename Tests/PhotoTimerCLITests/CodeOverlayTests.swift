@@ -2,6 +2,7 @@ import Foundation
 import PhotoTimerImaging
 import PhotoTimerPOSIX
 import PhotoTimerRemote
+import PhotoTimerSetup
 import PhotoTimerTesting
 import Testing
 

@@ -91,7 +91,16 @@ final class PseudoTerminalRun: Sendable {
 
   var text: String { String(decoding: output.withLock { $0 }, as: UTF8.self) }
 
-  deinit { terminal.close() }
+  deinit {
+    // NB: a test that ended early leaves no program behind (it does not read a HUP while
+    // the reader still holds the terminal): SIGTERM, SIGKILL after a grace, and the reader
+    // woken.
+    if let (child, wake, _) = started.withLock({ $0 }), child.exit == nil {
+      child.terminate(grace: .seconds(2))
+      wake.signal()
+    }
+    terminal.close()
+  }
 }
 
 struct Failure: Error, CustomStringConvertible {

@@ -77,6 +77,33 @@ struct BoothSessionTests {
         == .accepted([.boothStarted(shots: 4), .startCount(seconds: nil)]))
   }
 
+  @Test(
+    "a key pressed as a shot's run ends, before the front end told the machine: only Cancel, in words; the review follows as usual"
+  )
+  func keyAsTheRunEnds() {
+    var session = Self.booth(BoothPlan(shots: 2))
+    _ = session.ask(.start, model: Self.idle)
+    _ = session.modelChanged(Self.counting, cameraGone: false)
+    // The model has its photo; the machine has not heard it yet.
+    #expect(session.presentation(of: Self.taken).actions == [.cancel])
+    for action in [PhotoTimerPresentation.Action.start, .restart, .retake, .keep, .takeNow] {
+      #expect(
+        session.ask(action, model: Self.taken) == .refused("shot 1 of 2 is being saved: a moment"),
+        "\(action)")
+    }
+    #expect(session.modelChanged(Self.taken, cameraGone: false) == [.review(shot: 1, seconds: 4)])
+    #expect(session.presentation(of: Self.taken).actions == [.keep, .retake, .cancel])
+    // Cancel in that moment ends the session; its end, heard next, starts nothing.
+    var cancelled = Self.booth(BoothPlan(shots: 2))
+    _ = cancelled.ask(.start, model: Self.idle)
+    _ = cancelled.modelChanged(Self.counting, cameraGone: false)
+    #expect(
+      cancelled.ask(.cancel, model: Self.taken)
+        == .accepted([.cancelRun, .boothEnded(kept: 0, complete: false)]))
+    #expect(cancelled.modelChanged(Self.taken, cameraGone: false) == [])
+    #expect(cancelled.booth == nil)
+  }
+
   @Test("without review every shot is kept as it is taken")
   func noReview() {
     var session = Self.booth(BoothPlan(shots: 2, between: 2, review: 0, retakes: 0))

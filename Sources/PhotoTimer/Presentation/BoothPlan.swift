@@ -33,6 +33,9 @@ public struct BoothProgress: Hashable, Sendable {
   public var retakesLeft: Int
   /// The shot is shown, waiting for Keep or Retake (or its review's end).
   public var reviewing: Bool
+  /// The shot's run has ended and the front end has not yet told the machine (a key pressed
+  /// in that moment): only Cancel is allowed until it has.
+  public var settling = false
 
   /// The progress of a session at its first shot.
   public init(plan: BoothPlan) {

@@ -235,6 +235,10 @@ public struct FrontEndSession: Equatable, Sendable {
       audience: audience, startsWhenReady: !configuration.frames, faces: faces,
       autoStart: autoStart)
     context.booth = booth
+    // NB: a shot's run that has ended unheard (a key pressed before the front end told the
+    // machine) allows only Cancel: a start or a restart then would begin a count the review
+    // coming next knows nothing of.
+    if settling(model) { context.booth?.settling = true }
     var shown = PhotoTimerPresentation(state: model.state, context: context)
     // NB: never in silence: a refused key or shortcut is answered on the screen itself.
     if let refusal, refusal.model == model { shown.note = "not now: \(refusal.reason)" }
@@ -266,8 +270,11 @@ public struct FrontEndSession: Equatable, Sendable {
       phase = .opening(takeNowAtStart: true)
       return .accepted([])
     case .cancel:
-      // NB: a shot shown for review has no run to cancel: the booth session ends here.
-      guard let progress = booth, progress.reviewing else { return .accepted([.cancelRun]) }
+      // NB: a shot shown for review (or about to be) has no run to cancel: the booth session
+      // ends here.
+      guard let progress = booth, progress.reviewing || settling(model) else {
+        return .accepted([.cancelRun])
+      }
       booth = nil
       return .accepted(
         [.cancelRun, .boothEnded(kept: progress.kept, complete: false)] + afterSession(model))
@@ -283,6 +290,11 @@ public struct FrontEndSession: Equatable, Sendable {
       booth = progress
       return .accepted([.discardShot(progress.shot), .startCount(seconds: plan.between)])
     }
+  }
+
+  /// Whether a booth shot's run has ended and the machine has not heard it yet.
+  private func settling(_ model: PhotoTimerViewModel.Snapshot) -> Bool {
+    booth != nil && sessionRunning && !model.isSessionRunning
   }
 
   /// The review of the booth's shot `shot` has lasted its time: the shot is kept, as if Keep

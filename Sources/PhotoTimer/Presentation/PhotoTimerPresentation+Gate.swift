@@ -115,6 +115,9 @@ extension PhotoTimerPresentation {
     if action == .restart, context.photoTaken {
       return "a time-lapse is under way: cancel it to start again"
     }
+    if let booth = context.booth, booth.settling {
+      return "\(booth.words) is being saved: a moment"
+    }
     if let booth = context.booth, booth.reviewing {
       switch action {
       case .retake: return "no retakes left for \(booth.words)"
@@ -142,6 +145,7 @@ extension PhotoTimerPresentation {
   static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
     if context.isOver { return [] }
     if context.betweenShots { return [.cancel] }
+    if let booth = context.booth, booth.settling { return [.cancel] }
     if let booth = context.booth, booth.reviewing {
       return [.keep] + (booth.retakesLeft > 0 ? [.retake] : []) + [.cancel]
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerSetup
 
 /// One plain line per change of the presentation, no escape codes: for pipes, logs and
 /// scripts. The words are the presentation's (``PhotoTimerPresentation``), as in the live

@@ -77,6 +77,7 @@ package enum ProgramHelp {
           Entry("Esc", "cancel (or go back from the photo to the preview)"),
           Entry("r", "restart the count"),
           Entry("w", "the count that starts by itself once the group is in, on or off"),
+          Entry("--booth", "space keeps the shot under review, r takes it again"),
           Entry("Ctrl+Q", "close the window"),
         ]
       }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerConcurrency
 import PhotoTimerImaging
 import PhotoTimerJPEG
@@ -7,7 +8,7 @@ import PhotoTimerText
 
 /// What happened in a booth session, for the outputs: the JSON events `session`, `kept`,
 /// `retaken` and `collage`, and the plain lines.
-enum BoothEvent: Sendable, Equatable {
+package enum BoothEvent: Sendable, Equatable {
   /// Session `session` began, of `shots` shots.
   case started(session: Int, shots: Int)
   /// Shot `shot` was kept (its file).
@@ -23,7 +24,7 @@ enum BoothEvent: Sendable, Equatable {
   case ended(session: Int, kept: Int, complete: Bool)
 
   /// The event as a JSON line at `time`.
-  func jsonLine(time: Duration) -> String {
+  package func jsonLine(time: Duration) -> String {
     var object = JSONObject()
     func common(_ name: String, _ session: Int) {
       object.add("event", name)
@@ -55,7 +56,7 @@ enum BoothEvent: Sendable, Equatable {
   }
 
   /// The event as a plain line.
-  var line: String {
+  package var line: String {
     switch self {
     case .started(let session, let shots): "booth session \(session): \(shots) shots"
     case .kept(_, let shot, let file): "shot \(shot) kept" + (file.map { ": \($0)" } ?? "")
@@ -76,28 +77,33 @@ enum BoothEvent: Sendable, Equatable {
   }
 }
 
-/// The command's booth: the shots a session keeps, the review's timer and the collage. It
-/// carries out the front-end machine's booth effects and decides nothing.
+/// A front end's booth: the shots a session keeps, the review's timer and the collage. It
+/// carries out the front-end machine's booth effects and decides nothing; both programs hold
+/// one.
 @MainActor
-final class CommandBooth {
+package final class BoothRunner {
   /// A kept shot: its photo and the faces followed at its shutter.
   private struct Kept {
     var photo: CapturedPhoto
     var faces: [FaceMark]
   }
 
-  let layout: BoothLayout
+  package let layout: BoothLayout
   private let store: PhotoStore
   /// The event's name (`--event`), drawn where the layout has an `event` text.
-  private let event: String?
+  package let event: String?
+  /// The event's log (`--event`).
+  package let log: EventLog?
   private let clock: any Clock<Duration>
   /// Where what happened goes, for the outputs (the command's loop).
-  var report: @MainActor ([BoothEvent]) -> Void = { _ in }
-  private(set) var session = 0
+  package var report: @MainActor ([BoothEvent]) -> Void = { _ in }
+  package private(set) var session = 0
   /// Collages being drawn and saved: said (``report``) before they count as done.
   private var composing = 0
+  /// Collages reported and not yet passed on by the front end.
+  private var unsaid = 0
   /// Collages that could not be made (the command then exits 1).
-  private(set) var failedCollages = 0
+  package private(set) var failedCollages = 0
   /// What is said once the collage being drawn is saved.
   private var afterCollage: [BoothEvent] = []
   private var kept: [Kept] = []
@@ -108,24 +114,103 @@ final class CommandBooth {
   ///
   /// - Parameters:
   ///   - event: The event's name, for the layout's text.
-  ///   - lastSession: The number of the event's last session: the first is the next.
-  init(
+  ///   - log: The event's log: the first session is the one after its last.
+  package init(
     layout: BoothLayout, store: PhotoStore, clock: any Clock<Duration>, event: String? = nil,
-    lastSession: Int = 0
+    log: EventLog? = nil
   ) {
     self.layout = layout
     self.store = store
     self.clock = clock
     self.event = event
-    session = lastSession
+    self.log = log
+    session = log?.lastSession ?? 0
   }
 
-  /// Whether a collage is still being drawn or saved.
-  var isComposing: Bool { composing > 0 }
+  /// Why a booth cannot start.
+  package enum SetupError: Error, CustomStringConvertible {
+    /// The layout is wrong (a usage error: exit 2).
+    case layout(LayoutError)
+    /// The event's log cannot be read or written (exit 1).
+    case log(EventLogError)
+
+    package var description: String {
+      switch self {
+      case .layout(let error): "\(error)"
+      case .log(let error): "\(error)"
+      }
+    }
+  }
+
+  /// The booth `options` ask for (`nil` without one): its layout loaded and checked, its
+  /// event's folder made and its log opened, before anything counts.
+  ///
+  /// - Throws: ``SetupError`` naming the file and what to change.
+  package static func prepare(
+    _ options: CommandOptions.RunOptions, clock: any Clock<Duration>
+  ) throws(SetupError) -> BoothRunner? {
+    guard options.booth else { return nil }
+    let layout: BoothLayout
+    do throws(LayoutError) {
+      layout = try BoothLayout.load(options.layout, shots: options.boothPlan.shots)
+    } catch {
+      throw .layout(error)
+    }
+    let store = ProgramSetup.store(options)
+    var log: EventLog?
+    if options.event != nil {
+      do {
+        try store.checkFolder()
+        log = try EventLog(folder: store.folder)
+      } catch let error as EventLogError {
+        throw .log(error)
+      } catch {
+        throw .log(.unwritable(path: store.folder.path, reason: "\(error)"))
+      }
+    }
+    return BoothRunner(layout: layout, store: store, clock: clock, event: options.event, log: log)
+  }
+
+  /// `events` as every front end passes them on: a collage published on `remote` for its
+  /// guests (its link filled in), each event on the phones' event stream and in the event's
+  /// log at `time` on the front end's axis. Returns the events, and the problems to show (a
+  /// log that cannot be written).
+  package func pass(
+    _ events: [BoothEvent], remote: RemoteLink?, time: Duration
+  ) -> (events: [BoothEvent], problems: [String]) {
+    var passed: [BoothEvent] = []
+    var problems: [String] = []
+    for var event in events {
+      switch event {
+      case .collage, .collageFailed: unsaid = max(0, unsaid - 1)
+      default: break
+      }
+      if case .collage(let session, let file, let shots, _) = event {
+        let guest = remote?.publishSession(session, collage: file, shots: shots, event: self.event)
+        event = .collage(session: session, file: file, shots: shots, guest: guest)
+      }
+      let line = event.jsonLine(time: time)
+      remote?.hub.publish(eventLine: line)
+      do throws(EventLogError) {
+        try log?.append(line)
+      } catch {
+        problems.append("\(error)")
+      }
+      passed.append(event)
+    }
+    return (passed, problems)
+  }
+
+  /// Whether a collage is still being drawn, saved or said.
+  ///
+  /// NB: until the front end has passed its collage event on (``pass(_:remote:time:)``): a
+  /// collage that failed at once is reported before the front end's loop looks again, and a
+  /// loop that ended then never said it.
+  package var isComposing: Bool { composing > 0 || unsaid > 0 }
 
   /// Carries out a booth effect. `photo` is the photo just taken, `faces` the faces followed
   /// at its shutter; `reviewEnded` is told when a review's time has passed.
-  func carryOut(
+  package func carryOut(
     _ effect: FrontEndSession.Effect, photo: CapturedPhoto?, faces: [FaceMark],
     reviewEnded: @escaping @MainActor (Int) -> Void
   ) {
@@ -162,7 +247,7 @@ final class CommandBooth {
   }
 
   /// Waits for the collages under way: the command ends only once they are saved.
-  func finish() async {
+  package func finish() async {
     review?.cancel()
     for collage in collages { await collage.value }
     collages = []
@@ -199,6 +284,7 @@ final class CommandBooth {
 
   private func collageDone(_ event: BoothEvent) {
     composing -= 1
+    unsaid += 1
     // NB: the collage and the session's end in one input: the command may end after it.
     report([event] + afterCollage)
     afterCollage = []
@@ -248,7 +334,7 @@ final class CommandBooth {
 
 extension PhotoTimerViewModel.Snapshot {
   /// The photo the model shows, when it shows one.
-  var photo: CapturedPhoto? {
+  package var photo: CapturedPhoto? {
     if case .captured(let photo) = state.status { return photo }
     return nil
   }

@@ -1,0 +1,73 @@
+import Foundation
+import PhotoTimerConcurrency
+import PhotoTimerHarnesses
+import PhotoTimerPOSIX
+import Testing
+
+/// `phototimer-gtk --booth` under Xvfb: a session by keys, a retake, the collage shown with
+/// the guests' QR code, read off the screen and opened.
+@Suite("phototimer-gtk --booth in a window under Xvfb", .serialized, .timeLimit(.minutes(4)))
+struct WindowBoothTests {
+  /// Waits (up to `limit`) for `done` to hold.
+  func until(_ limit: Duration = .seconds(60), _ done: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+      if try await done() { return }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    throw WindowTestError("not within \(limit)")
+  }
+
+  @Test(
+    "space starts, r takes shot 1 again, space keeps each: the collage beside its guests' code, which zbarimg reads off the screen and which opens the session's page"
+  )
+  func session() async throws {
+    let arguments = [
+      "--booth", "--shots", "2", "--review", "60", "--between", "0", "-s", "0", "--camera",
+      "scene", "--size", "640x360", "--remote=127.0.0.1:0", "--event", "Party",
+    ]
+    try await withWindow(arguments, name: "booth") { server, window in
+      let folder = window.folder.appendingPathComponent("Party")
+      func photos() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+          $0.hasSuffix(".jpg")
+        }
+      }
+      func output() -> String { (try? String(contentsOf: window.log, encoding: .utf8)) ?? "" }
+      /// Presses `key` until `done` (a key pressed as a shot is being saved is refused, in
+      /// words, and a person presses it again).
+      func press(_ key: String, until done: () -> Bool) async throws {
+        for _ in 0..<20 where !done() {
+          try await server.press(key)
+          try? await until(.seconds(3)) { done() }
+        }
+        #expect(done(), "\(key): \(output())")
+      }
+      try await window.waitFor("status idle")
+      try await press("space") { photos().count == 1 }
+      try await window.waitFor("status captured")
+      try await press("r") { output().contains("shot 1 taken again") }
+      try await until { photos().count == 2 }
+      try await press("space") { output().contains("shot 1 kept") }
+      try await until { photos().count == 3 }
+      try await press("space") { output().contains("shot 2 kept") }
+      try await until { output().contains("collage: ") }
+      #expect(output().contains("shot 1 kept") && output().contains("shot 2 kept"), "\(output())")
+      // The card on the screen: its code read as a guest's phone would read it.
+      var link = ""
+      try await until(.seconds(30)) {
+        _ = try await server.screenshot("booth-collage")
+        let png = Screenshot.folder.appendingPathComponent("booth-collage.png")
+        let read = try await ChildProcess.run(["zbarimg", "-q", "--raw", png.path])
+        link = read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return link.contains("/guest/session/1?t=")
+      }
+      #expect(output().contains("guests: \(link)"), "\(output())")
+      let page = try await ChildProcess.run(["curl", "-s", link])
+      #expect(page.standardOutput.contains("Session 1"), "\(page.standardOutput.prefix(300))")
+      let log = try String(
+        contentsOf: folder.appendingPathComponent("event.jsonl"), encoding: .utf8)
+      #expect(log.contains("\"guest\":\"\(link)\""), "\(log)")
+    }
+  }
+}
