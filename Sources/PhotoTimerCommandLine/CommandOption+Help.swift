@@ -7,7 +7,8 @@ extension CommandOption {
   /// that only make sense in a terminal.
   package static let windowOptions: [CommandOption] = [
     .seconds, .camera, .ffmpegFormat, .output, .location, .noLocation, .gpsd, .gpsMaxError,
-    .cameraWait, .filter, .keepOriginal, .burst, .size, .quality, .beep, .noBeep, .mirror,
+    .cameraWait, .filter, .noPeople, .keepOriginal, .burst, .size, .quality, .beep, .noBeep,
+    .mirror,
     .noMirror, .remote, .startWhenReady, .shots, .between, .review, .retakes, .layout, .event,
     .noGuestLinks, .help, .version,
   ]

@@ -24,7 +24,7 @@ struct WindowBoothTests {
   func session() async throws {
     let arguments = [
       "--booth", "--shots", "2", "--review", "60", "--between", "0", "-s", "0", "--camera",
-      "scene", "--size", "640x360", "--remote=127.0.0.1:0", "--event", "Party",
+      "scene", "--size", "640x360", "--no-people", "--remote=127.0.0.1:0", "--event", "Party",
     ]
     try await withWindow(arguments, name: "booth") { server, window in
       let folder = window.folder.appendingPathComponent("Party")
