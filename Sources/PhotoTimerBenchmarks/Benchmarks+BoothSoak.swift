@@ -76,7 +76,8 @@ extension Benchmarks {
     let collages =
       ((try? FileManager.default.contentsOfDirectory(
         atPath: folder.appendingPathComponent("soak").path)) ?? []).filter {
-        $0.hasSuffix("_collage.jpg")
+        // NB: sessions within one second: `IMG_…_collage_2.jpg`.
+        $0.contains("_collage")
       }.count
     row(
       "booth soak: \(sessions) × 4 shots, collages", ours: "\(collages)",

@@ -184,7 +184,7 @@ extension Benchmarks {
     }
     guard !gaps.isEmpty else { return print("booth figure: no session made its collage") }
     row(
-      "booth: last shot's zero → collage saved (\(gaps.count) sessions, 4 × 1080p, strip)",
+      "booth: last zero → collage (4 × 1080p, \(gaps.count) runs)",
       ours: "\(fixed(Sample(gaps).median.milliseconds, 0)) ms", baseline: "", ratio: "",
       target: "≤ 1500 ms")
   }
