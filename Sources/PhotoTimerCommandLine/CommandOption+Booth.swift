@@ -68,6 +68,14 @@ extension CommandOption {
           "booth: no guest link or QR code after a collage (the remote's control link stays)"
         ],
         set: .flag { $0.guestLinks = false })
+    case .fullscreen:
+      Declaration(
+        names: ["--fullscreen"], value: nil,
+        help: [
+          "window: the picture and the buttons fill the screen, the choices hidden, the cursor "
+            + "hidden while still (a booth's screen); Ctrl+Q closes"
+        ],
+        set: .flag { $0.fullscreen = true })
     default:
       preconditionFailure("\(self) is not a booth option")
     }

@@ -1,7 +1,10 @@
 /// The `--help` text of the options, from their declarations, wrapped to a terminal's width.
 extension CommandOption {
   /// The options section of `--help`, one declaration after another.
-  package static var helpLines: [String] { helpLines(for: allCases) }
+  package static var helpLines: [String] { helpLines(for: ProgramHelp.Program.command.options) }
+
+  /// The options only the window takes.
+  package static let windowOnly: [CommandOption] = [.fullscreen]
 
   /// The options the window (`phototimer-gtk`) takes, in `--help` order; it refuses the ones
   /// that only make sense in a terminal.
@@ -10,7 +13,7 @@ extension CommandOption {
     .cameraWait, .filter, .noPeople, .keepOriginal, .burst, .size, .quality, .beep, .noBeep,
     .mirror,
     .noMirror, .remote, .startWhenReady, .shots, .between, .review, .retakes, .layout, .event,
-    .noGuestLinks, .help, .version,
+    .noGuestLinks, .fullscreen, .help, .version,
   ]
 
   /// The widest `--help` line, in columns: a terminal's default width.

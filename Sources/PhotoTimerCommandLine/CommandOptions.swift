@@ -83,6 +83,8 @@ package struct CommandOptions: Equatable {
     package var event: String?
     /// Whether a booth's collage gets a guest link (`--no-guest-links` turns them off).
     package var guestLinks = true
+    /// `--fullscreen` (the window's): the window fills the screen.
+    package var fullscreen = false
   }
 
   package enum Action: Equatable {
@@ -130,10 +132,19 @@ package struct CommandOptions: Equatable {
   /// - Parameters:
   ///   - arguments: The arguments, without the program name.
   ///   - environment: For `NO_COLOR`.
+  ///   - program: The program reading them: the command refuses the window's own options.
   /// - Throws: ``UsageError`` with every problem found.
-  package init(arguments: [String], environment: [String: String] = [:]) throws(UsageError) {
+  package init(
+    arguments: [String], environment: [String: String] = [:],
+    program: ProgramHelp.Program = .command
+  ) throws(UsageError) {
     let (parsed, parseProblems) = Self.parser.parse(arguments)
     var problems = parseProblems
+    if program == .command {
+      for option in CommandOption.windowOnly where parsed.has(option) {
+        problems.append("\(option.name) is for the window; run phototimer-gtk \(option.name)")
+      }
+    }
     if parsed.has(.help) {
       action = .help
       return

@@ -32,6 +32,8 @@ final class ControlBar {
   private let mirrorCheck: Widget
   private let autoStartCheck: Widget
   private let cameraMenu: Widget
+  /// The row of choices (countdown, camera, look…), hidden on a booth's full screen.
+  private var choicesRow: Widget?
 
   private static let looks: [FilterChoice] = [.auto, .none] + PhotoFilter.all.map { .fixed($0) }
 
@@ -96,6 +98,7 @@ final class ControlBar {
     let row = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
       [countdownChoice, cameraMenu, sizeChoice, lookChoice, locationCheck, mirrorCheck, remote])
+    choicesRow = row
     widget = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [statusLabel, buttons, row])
     gtk_widget_add_css_class(widget, "controls")
     GTK.onSelect(sizeChoice) { [weak self] index in
@@ -104,6 +107,12 @@ final class ControlBar {
       }
       choices.size(self.sizeRequests[index])
     }
+  }
+
+  /// Shows or hides the row of choices: a booth's full screen shows the picture, the status
+  /// and the buttons only.
+  func showChoices(_ shown: Bool) {
+    choicesRow.map { GTK.setVisible($0, shown) }
   }
 
   /// The status line and which choices can change now (none while a run is under way).

@@ -30,6 +30,8 @@ final class PhotoTimerWindow {
   private var controller: WindowController?
   /// The booth (`--booth`), handed to the controller.
   private let booth: BoothRunner?
+  /// Hides a still cursor on a full screen.
+  private var cursorTimer: Task<Void, Never>?
   private var closing: Task<Void, Never>?
   private var closed = false
 
@@ -44,6 +46,29 @@ final class PhotoTimerWindow {
     self.trace = trace
     window = made(gtk_application_window_new(application))
   }
+
+  /// The cursor hidden once the pointer has been still for ``cursorStill`` (a booth's
+  /// screen: a guest sees the picture, not an arrow), shown again when it moves.
+  private func hidesStillCursor() {
+    let motion = made(gtk_event_controller_motion_new())
+    // NB: "motion" passes two doubles (x, y) before the data pointer; on x86-64 and arm64 they
+    // travel in floating-point registers, so a handler of (instance, data) reads the data.
+    Signal.on(raw(motion), "motion") { [weak self] in self?.pointerMoved() }
+    gtk_widget_add_controller(window, motion)
+    pointerMoved()
+  }
+
+  private func pointerMoved() {
+    gtk_widget_set_cursor_from_name(window, nil)
+    cursorTimer?.cancel()
+    cursorTimer = Task { [weak self] in
+      guard (try? await Task.sleep(for: Self.cursorStill)) != nil, let self else { return }
+      gtk_widget_set_cursor_from_name(self.window, "none")
+    }
+  }
+
+  /// How long the pointer stays still before a full screen hides it.
+  static let cursorStill = Duration.seconds(3)
 
   /// Builds the window, shows it and starts the camera.
   func present() {
@@ -77,6 +102,21 @@ final class PhotoTimerWindow {
     gtk_window_set_child(
       typedWindow,
       GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [preview.widget, controls.widget]))
+    if options.fullscreen {
+      controls.showChoices(false)
+      // NB: the size of the first monitor as well: without a window manager (a kiosk's bare X,
+      // Xvfb) nobody honours the full-screen request.
+      if let display = gdk_display_get_default(),
+        let monitor = g_list_model_get_item(gdk_display_get_monitors(display), 0)
+      {
+        var area = GdkRectangle()
+        gdk_monitor_get_geometry(OpaquePointer(monitor), &area)
+        gtk_window_set_default_size(typedWindow, area.width, area.height)
+        g_object_unref(monitor)
+      }
+      gtk_window_fullscreen(typedWindow)
+      hidesStillCursor()
+    }
 
     Signal.handled(raw(window), "close-request") { [weak self] in
       guard let self, !closed else { return false }
@@ -98,6 +138,7 @@ final class PhotoTimerWindow {
   func close(status: Int32 = 0) {
     guard closing == nil else { return }
     Self.exitStatus = status
+    cursorTimer?.cancel()
     closing = Task {
       await controller?.close()
       closed = true

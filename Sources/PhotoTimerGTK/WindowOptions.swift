@@ -46,7 +46,7 @@ struct WindowOptions {
     }
     let options: CommandOptions
     do throws(CommandOptions.UsageError) {
-      options = try CommandOptions(arguments: arguments)
+      options = try CommandOptions(arguments: arguments, program: .window)
     } catch {
       // NB: a refused option explains itself better than what the parser makes of it.
       throw CommandOptions.UsageError(problems: problems.isEmpty ? error.problems : problems)

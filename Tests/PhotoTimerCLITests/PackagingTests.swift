@@ -49,7 +49,10 @@ struct PackagingTests {
   func options() async {
     #expect(await words(.command, ["--fil"]) == ["--filter"])
     #expect(await words(.command, ["-s"]) == ["-s"])
-    let long = CommandOption.allCases.flatMap(\.declaration.names).filter { $0.hasPrefix("--") }
+    // NB: the window's own options (`--fullscreen`) are not the command's.
+    let long = ProgramHelp.Program.command.options.flatMap(\.declaration.names).filter {
+      $0.hasPrefix("--")
+    }
     #expect(
       Set(await words(.command, ["-"])) == Set(long + ["--remote=", "--start-when-ready="]))
     #expect(!(await words(.command, ["--json", "--js"])).contains("--json"))

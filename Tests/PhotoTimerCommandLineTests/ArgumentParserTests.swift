@@ -197,10 +197,12 @@ struct ArgumentParserTests {
     #expect(CommandOption.wrap("unbreakable-word here", width: 5) == ["unbreakable-word", "here"])
   }
 
-  @Test("--help lists every declared option with its value, and each is accepted as declared")
+  @Test(
+    "--help lists every declared option of the command with its value, and each is accepted as declared"
+  )
   func helpFromDeclarations() throws {
     let help = CommandOptions.help
-    for option in CommandOption.allCases {
+    for option in ProgramHelp.Program.command.options {
       let declaration = option.declaration
       var shown = declaration.names.joined(separator: ", ")
       switch declaration.value {

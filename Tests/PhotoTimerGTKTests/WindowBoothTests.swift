@@ -71,3 +71,39 @@ struct WindowBoothTests {
     }
   }
 }
+
+extension WindowBoothTests {
+  @Test(
+    "--fullscreen: the window fills the screen with the picture and the buttons, the choices hidden; phototimer refuses it"
+  )
+  func fullscreen() async throws {
+    try await withWindow(
+      ["--booth", "--fullscreen", "--camera", "scene", "--size", "640x360", "--no-people"],
+      name: "fullscreen"
+    ) { server, window in
+      try await window.waitFor("first-frame")
+      let geometry = try await ChildProcess.run([
+        "env", "DISPLAY=\(server.display)", "xdotool", "search", "--sync", "--name", "^phototimer$",
+        "getwindowgeometry",
+      ])
+      #expect(
+        geometry.output.contains("Geometry: \(XServer.width)x\(XServer.height)"),
+        "\(geometry.output)")
+      // The picture reaches 90 % of the way down: under it only the status and the buttons
+      // (the row of choices would take it to 80 %); the bar is the theme's light grey.
+      try await until(.seconds(20)) {
+        let shot = try await server.screenshot("booth-fullscreen")
+        let (red, green, blue) = shot.pixel(XServer.width / 2, XServer.height * 9 / 10 - 10)
+        return !(red > 230 && green > 230 && blue > 230)
+      }
+    }
+    let refused = try await ChildProcess.run([
+      RunningWindow.binary.deletingLastPathComponent().appendingPathComponent("phototimer").path,
+      "--fullscreen",
+    ])
+    #expect(refused.exit == .status(2))
+    #expect(
+      refused.output.contains("--fullscreen is for the window; run phototimer-gtk --fullscreen"),
+      "\(refused.output)")
+  }
+}

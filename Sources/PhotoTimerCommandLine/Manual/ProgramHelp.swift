@@ -38,7 +38,7 @@ package enum ProgramHelp {
     /// The options it takes, in `--help` order.
     package var options: [CommandOption] {
       switch self {
-      case .command: CommandOption.allCases
+      case .command: CommandOption.allCases.filter { !CommandOption.windowOnly.contains($0) }
       case .window: CommandOption.windowOptions
       }
     }

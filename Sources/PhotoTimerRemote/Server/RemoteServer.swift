@@ -66,7 +66,7 @@ public final class RemoteServer: Sendable {
   ///   - address: Where to listen.
   ///   - token: The pairing token; a fresh one by default.
   ///   - guestToken: The guests' token, which only reads the sessions the hub published
-  ///     (``RemoteHub/publishSession(number:collage:shots:event:date:)``); `nil` turns the
+  ///     (``RemoteHub/publishSession(number:collage:shots:event:link:date:)``); `nil` turns the
   ///     guests' links off.
   ///   - answerLimit: How long a request waits for the program to take its intent on before
   ///     it is told the program did not answer (and the intent is dropped).
