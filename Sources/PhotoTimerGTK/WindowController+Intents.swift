@@ -69,7 +69,7 @@ extension WindowController {
     for problem in problems { views.controls.showStatus(problem, isError: true) }
     for event in passed {
       // NB: for a window started from a terminal (and its tests).
-      FileHandle.standardOutput.write(Data((event.line + "\n").utf8))
+      try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
       if case .collage(_, let file, _, let guest) = event {
         pages.showCollage(URL(fileURLWithPath: file), guest: guest)
       }

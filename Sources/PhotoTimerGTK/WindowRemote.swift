@@ -39,7 +39,8 @@ final class WindowRemote {
       self.link = link
       panel.show(links: link.links)
       // NB: for a window started from a terminal (and its tests): the link, on stdout.
-      FileHandle.standardOutput.write(Data((link.line + "\n").utf8))
+      // NB: the throwing write: a closed pipe is not worth a crash.
+      try? FileHandle.standardOutput.write(contentsOf: Data((link.line + "\n").utf8))
       intents = Task {
         for await command in link.intents { command.answer { answer($0) } }
       }
