@@ -141,8 +141,11 @@ final class WindowController {
   private func observe(_ model: PhotoTimerViewModel) {
     model.observeChanges { [weak self] in
       guard let self, self.model === model else { return false }
-      render()
+      // NB: the machine hears the change before the window is drawn: drawn first, the buttons
+      // and keys kept what the machine allowed before it heard (a booth's Retake stayed off
+      // through the whole review).
       apply(session.modelChanged(snapshot, cameraGone: stage.camera?.isFailed ?? false))
+      render()
       return true
     }
   }
