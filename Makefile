@@ -128,7 +128,7 @@ api-baseline:
 tsan:
 	PHOTOTIMER_FUZZ_RUNS=$(TSAN_FUZZ_RUNS) $(WATCHDOG) $(TSAN_LIMIT) -- \
 	  $(SWIFT) test --sanitize=thread \
-	  --scratch-path $(TSAN_PATH) --skip 'VividTests|PipeWireTests' \
+	  --scratch-path $(TSAN_PATH) --skip 'Vivid|PipeWireTests' \
 	  --filter '$(or $(TESTS),PhotoTimerTests|PhotoTimerPOSIXTests|PhotoTimerGPSDTests|PhotoTimerImagingTests|FullRunTests|PhotoTimerFFmpegTests|PhotoTimerGStreamerTests|PhotoTimerRemoteTests)'
 
 # The whole suite under AddressSanitizer (C interop included: libjpeg-turbo, libexif, libpng).
@@ -148,7 +148,7 @@ asan:
 	$(ASAN_TEST) $(ASAN_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) \
 	  $(if $(TESTS),--filter '$(TESTS)',--skip 'PhotoTimerGStreamerTests|$(ALONE)')
 	$(if $(TESTS),,$(ASAN_TEST) $(PIPEWIRE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) \
-	  --filter PhotoTimerGStreamerTests --skip 'VividTests|PipeWireTests')
+	  --filter PhotoTimerGStreamerTests --skip 'Vivid|PipeWireTests')
 	$(if $(TESTS),,for suite in $(subst |, ,$(ALONE)); do \
 	  $(ASAN_TEST) $(ALONE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) --filter "$$suite" || exit 1; done)
 	$(if $(TESTS),,$(ASAN_TEST) $(PIPEWIRE_LIMIT) -- $(SWIFT) test $(ASAN_FLAGS) --filter PipeWireTests)

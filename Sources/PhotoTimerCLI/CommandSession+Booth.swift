@@ -11,6 +11,7 @@ extension CommandSession {
     for problem in problems { model.post(note: problem) }
     for event in passed {
       if case .collage(_, let file, _, _) = event { model.post(note: "collage saved: \(file)") }
+      if let notice = event.notice { model.post(note: notice) }
       await display.showBooth(event, time: time)
     }
   }

@@ -177,7 +177,9 @@ final class CommandSession {
       // NB: the loop ends once the machine is over (``run()``).
       heard: { [input] in input?.yield(.ready($0)) },
       booth: { [self, input] in
-        booth?.carryOut($0, photo: model.snapshot.photo, faces: progress.faces) {
+        booth?.carryOut(
+          $0, photo: model.snapshot.photo, faces: progress.faces, controls: .init(stage)
+        ) {
           input?.yield(.reviewEnded($0))
         }
       })

@@ -103,6 +103,8 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
       throw error.cameraError
     }
     guard device.capturesVideo else { throw .notCapture(path, card: device.card) }
+    // NB: a booth killed while it held the controls: they are given back as it opens again.
+    V4L2Controls.recover(path)
     let mode: StreamMode
     do throws(ModeChoiceError) {
       mode = try request.choose(from: device.modes)
@@ -111,6 +113,13 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
     }
     return Self(
       device: .v4l2(path), mode: mode, make: device.make, model: device.model, clock: clock)
+  }
+
+  /// A webcam's exposure, gain, white balance and focus controls (``V4L2Controls``); `nil`
+  /// for the other devices.
+  public var controls: (any CameraControls)? {
+    if case .v4l2(let path) = device { return V4L2Controls(path) }
+    return nil
   }
 
   /// The elements from the source to the appsink.

@@ -52,7 +52,9 @@ extension WindowController {
         self.render()
       },
       booth: { [self] effect in
-        booth?.carryOut(effect, photo: snapshot.photo, faces: faces) { [weak self] shot in
+        booth?.carryOut(
+          effect, photo: snapshot.photo, faces: faces, controls: .init(stage)
+        ) { [weak self] shot in
           guard let self else { return }
           apply(session.reviewEnded(shot: shot, model: snapshot))
           render()
@@ -70,6 +72,7 @@ extension WindowController {
     for event in passed {
       // NB: for a window started from a terminal (and its tests).
       try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
+      if let notice = event.notice { views.controls.showStatus(notice, isError: false) }
       if case .collage(_, let file, _, let guest) = event {
         pages.showCollage(URL(fileURLWithPath: file), guest: guest)
       }

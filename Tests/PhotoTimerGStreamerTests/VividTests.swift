@@ -6,7 +6,7 @@ import Testing
 
 /// One boot of the tests' VM (scripts/vm): a real V4L2 driver, vivid, with this machine's
 /// `phototimer` run against it by scripts/vm/vivid-checks.sh; each test reads its part.
-/// NB: the VM's CPU is emulated (TCG), so the checks are few and run in one boot (about 70 s).
+/// NB: the VM's CPU is emulated (TCG), so the checks are few and run in one boot (about 3 min).
 enum VividRun {
   /// What the guest left: a folder per check.
   struct Outcome: Sendable {
@@ -212,5 +212,62 @@ struct VividTests {
     // The count is 30 s; the run ends within seconds of the fault (under emulation).
     #expect(times[2] - times[1] < 10, "\(times)")
     #expect(outcome.photo(check) == nil)
+  }
+}
+
+/// A booth session on vivid holds its coupled `gain_automatic`/`gain` pair from the first shot
+/// and gives it back, however the program ends (scripts/vm/vivid-checks.sh's `booth`).
+@Suite("A booth holds vivid's gain through a session", .serialized, .timeLimit(.minutes(20)))
+struct VividControlsTests {
+  /// `gain_automatic: 0` → 0.
+  static func value(_ text: String, _ control: String) -> [Int] {
+    text.split(whereSeparator: \.isNewline).compactMap { line in
+      let parts = line.split(separator: ":")
+      guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == control else {
+        return nil
+      }
+      return Int(parts[1].trimmingCharacters(in: .whitespaces))
+    }
+  }
+
+  @Test(
+    "Held from the first shot (automatic off, the gain still); given back at the end, SIGINT, SIGTERM",
+    // NB: a shot was kept in each: a booth ended by a signal exits 0 then (docs/reference.md).
+    arguments: [("booth-held", 0), ("booth-int", 0), ("booth-term", 0)])
+  func heldAndGivenBack(check: String, status: Int32) async throws {
+    let outcome = try await VividRun.outcome.value
+    let events = outcome.text("\(check)/out.json")
+    let held = try #require(
+      events.split(separator: "\n").first { $0.contains("\"state\":\"held\"") },
+      "\(outcome.text("\(check)/err.txt"))\n\(events.suffix(1500))")
+    let during = outcome.text("\(check)/held.txt")
+    #expect(Self.value(during, "gain_automatic") == [0], "\(during)")
+    let gains = Self.value(during, "gain")
+    #expect(gains.count == 2 && gains[0] == gains[1], "the gain moves while held: \(during)")
+    #expect(held.contains("\"gain\":\(gains.first ?? -1)"), "\(held) \(during)")
+    #expect(during.contains("dev-video0.json"), "the note of the hold: \(during)")
+    #expect(outcome.status(check) == status, "\(outcome.text("\(check)/err.txt"))")
+    #expect(
+      Self.value(outcome.text("\(check)/after.txt"), "gain_automatic") == [1],
+      "\(outcome.text("\(check)/after.txt"))")
+    if check == "booth-held" {
+      #expect(events.contains("\"event\":\"collage\""), "\(events.suffix(1500))")
+      #expect(events.contains("\"state\":\"released\""), "\(events.suffix(1500))")
+    }
+  }
+
+  @Test("Killed while held: doctor says so, and the next program to open the camera gives it back")
+  func killed() async throws {
+    let outcome = try await VividRun.outcome.value
+    #expect(outcome.status("booth-kill") == 137)
+    #expect(
+      Self.value(outcome.text("booth-kill/after.txt"), "gain_automatic") == [0],
+      "held still, with nobody to give it back")
+    let doctor = outcome.text("booth-kill/doctor.txt")
+    #expect(doctor.contains("controls: gain (held through each booth session)"), "\(doctor)")
+    #expect(doctor.contains("which ended: given back as the camera opens next"), "\(doctor)")
+    let next = outcome.text("booth-kill/next.txt")
+    #expect(Self.value(next, "gain_automatic") == [1], "\(next)")
+    #expect(!next.contains("dev-video0.json"), "the note is gone: \(next)")
   }
 }

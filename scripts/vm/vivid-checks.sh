@@ -92,5 +92,43 @@ device=/dev/video0
 kill "$writer"
 wait "$writer" 2>/dev/null
 
+# A booth session holds the camera's automatic gain (vivid's gain_automatic/gain pair) from
+# its first shot and gives it back: at its end, on SIGINT, on SIGTERM; after SIGKILL the next
+# program to open the camera gives it back. Each folder: held.txt (the controls while held),
+# after.txt (once the process ended), next.txt (after the next open, for the kill).
+# booth NAME ACTION: a two-shot session; once held, its controls read and ACTION run.
+booth() {
+  name=$1
+  action=$2
+  mkdir -p "$name/photos"
+  ctl -c gain_automatic=1
+  "$bin" booth --no-location --no-people --filter none --camera "v4l2:$device" \
+    --camera-wait 60 --json --shots 2 --review 0 --between 8 -s 1 -o "$name/photos" \
+    >"$name/out.json" 2>"$name/err.txt" &
+  pid=$!
+  for _ in $(seq 1 1200); do
+    grep -q '"state":"held"' "$name/out.json" 2>/dev/null && break
+    sleep 0.1
+  done
+  ctl -C gain_automatic,gain >"$name/held.txt" 2>&1
+  sleep 1.5
+  ctl -C gain >>"$name/held.txt" 2>&1
+  ls /tmp/.local/state/phototimer/held-controls >>"$name/held.txt" 2>&1
+  eval "$action"
+  wait "$pid"
+  echo $? >"$name/rc"
+  ctl -C gain_automatic >"$name/after.txt" 2>&1
+}
+booth booth-held ':'
+booth booth-int 'kill -INT $pid'
+booth booth-term 'kill -TERM $pid'
+booth booth-kill 'kill -KILL $pid'
+"$bin" doctor --no-location >booth-kill/doctor.txt 2>&1
+mkdir -p booth-kill/next
+"$bin" --no-location --no-people --filter none --camera "v4l2:$device" --camera-wait 60 \
+  -s 0 -o booth-kill/next >booth-kill/next/out.txt 2>&1
+ctl -C gain_automatic >booth-kill/next.txt 2>&1
+ls /tmp/.local/state/phototimer/held-controls >>booth-kill/next.txt 2>&1
+
 # Unplugged mid-count (last: the device is gone after it).
 during unplugged 'ctl -c disconnect=1' -s 30

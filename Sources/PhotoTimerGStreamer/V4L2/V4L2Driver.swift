@@ -64,6 +64,7 @@ enum V4L2Request {
   )
   static let queryControl = (phototimer_vidioc_queryctrl, "ioctl(VIDIOC_QUERYCTRL)")
   static let getControl = (phototimer_vidioc_g_ctrl, "ioctl(VIDIOC_G_CTRL)")
+  static let setControl = (phototimer_vidioc_s_ctrl, "ioctl(VIDIOC_S_CTRL)")
 }
 
 /// An open node as the driver gives it: how to send it a request (under the request's name,
@@ -223,6 +224,18 @@ struct V4L2Handle {
     value.id = id
     guard (try? request(V4L2Request.getControl, &value)) != nil else { return nil }
     return Int(value.value)
+  }
+
+  /// Writes one control's value (`VIDIOC_S_CTRL`).
+  func setControl(_ id: UInt32, _ value: Int) throws(V4L2Error) {
+    var control = v4l2_control()
+    control.id = id
+    control.value = Int32(clamping: value)
+    do throws(SystemCallError) {
+      try request(V4L2Request.setControl, &control)
+    } catch {
+      throw .request(path: path, error)
+    }
   }
 
   static func text<T>(_ tuple: T) -> String {

@@ -16,11 +16,17 @@ public protocol CameraSource: Sendable {
   /// Where the faces followed in this camera's picture are shown: a ``LiveCamera``'s, which a
   /// screen draws over its picture; `nil` (the default) for a camera no screen shows.
   var facesInView: FacesInView? { get }
+  /// The camera's own automatic controls, which a booth holds through a session; `nil` (the
+  /// default) for a camera whose controls cannot be reached from here.
+  var controls: (any CameraControls)? { get }
 }
 
 extension CameraSource {
   /// No screen shows this camera's picture.
   public var facesInView: FacesInView? { nil }
+
+  /// No controls to hold.
+  public var controls: (any CameraControls)? { nil }
 }
 
 /// An open camera. Close it when done; closing stops every stream, thread and child process

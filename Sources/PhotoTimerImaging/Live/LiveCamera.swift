@@ -48,6 +48,8 @@ public final class LiveCamera: CameraSource {
   public let faces = FacesInView()
   /// The faces followed in the picture now: ``faces``.
   public var facesInView: FacesInView? { faces }
+  /// The camera's controls: its source's.
+  public var controls: (any CameraControls)? { source.controls }
 
   /// Creates the live camera; nothing is opened until ``start()`` (or the first run).
   ///

@@ -22,6 +22,14 @@ package enum BoothEvent: Sendable, Equatable {
   case collageFailed(session: Int, reason: String)
   /// Session `session` ended with `kept` shots; `complete` when it made its collage.
   case ended(session: Int, kept: Int, complete: Bool)
+  /// The camera's automatic controls are held for session `session` at these values.
+  case held(session: Int, controls: [HeldControl])
+  /// The held controls were given back to the camera as they were.
+  case released(session: Int)
+  /// The camera's controls cannot be held (said once): why, in words.
+  case controlsUnavailable(reason: String)
+  /// Holding or giving back the controls failed: why.
+  case controlsFailed(session: Int, reason: String)
 
   /// The event as a JSON line at `time`.
   package func jsonLine(time: Duration) -> String {
@@ -51,6 +59,22 @@ package enum BoothEvent: Sendable, Equatable {
       common("session", session)
       object.add("state", complete ? "complete" : "ended")
       object.add("kept", kept)
+    case .held(let session, let controls):
+      common("controls", session)
+      object.add("state", "held")
+      for control in controls { object.add(control.name, control.value) }
+    case .released(let session):
+      common("controls", session)
+      object.add("state", "released")
+    case .controlsUnavailable(let reason):
+      object.add("event", "controls")
+      object.add("t", time.secondsValue)
+      object.add("state", "none")
+      object.add("reason", reason)
+    case .controlsFailed(let session, let reason):
+      common("controls", session)
+      object.add("state", "failed")
+      object.add("error", reason)
     }
     return object.text
   }
@@ -68,6 +92,21 @@ package enum BoothEvent: Sendable, Equatable {
       complete
         ? "booth session \(session) complete"
         : "booth session \(session) ended with \(kept) shot\(kept == 1 ? "" : "s") kept"
+    case .held(_, let controls):
+      "camera held for the session: "
+        + controls.map(\.description).joined(separator: ", ")
+    case .released: "camera's automatic controls given back"
+    case .controlsUnavailable(let reason): "note: \(reason)"
+    case .controlsFailed(_, let reason): "note: \(reason)"
+    }
+  }
+
+  /// What every screen shows of the event beside its line, if anything: a camera whose
+  /// controls cannot be held, or were not.
+  package var notice: String? {
+    switch self {
+    case .controlsUnavailable(let reason), .controlsFailed(_, let reason): reason
+    default: nil
     }
   }
 
@@ -109,6 +148,12 @@ package final class BoothRunner {
   private var kept: [Kept] = []
   private var review: Task<Void, Never>?
   private var collages: [Task<Void, Never>] = []
+  /// Holding and giving back the camera's controls, one after another.
+  private var controlWork: Task<Void, Never>?
+  /// The session whose controls are held (or being held), if one.
+  private var heldSession: Int?
+  /// Whether the booth has said that its camera's controls cannot be held.
+  private var saidUnavailable = false
 
   /// A booth composing into `layout`, saving into `store`, its review timed on `clock`.
   ///
@@ -210,10 +255,18 @@ package final class BoothRunner {
 
   /// Carries out a booth effect. `photo` is the photo just taken, `faces` the faces followed
   /// at its shutter; `reviewEnded` is told when a review's time has passed.
+  ///
+  /// The camera's `controls` are held at the first shot (the exposure, gain, white balance
+  /// and focus it settled on) for the rest of the session, and given back at its end.
   package func carryOut(
     _ effect: FrontEndSession.Effect, photo: CapturedPhoto?, faces: [FaceMark],
-    reviewEnded: @escaping @MainActor (Int) -> Void
+    controls: ControlReach = .notNeeded, reviewEnded: @escaping @MainActor (Int) -> Void
   ) {
+    switch effect {
+    case .review(let shot, _) where shot == 1, .keepShot(let shot) where shot == 1:
+      hold(controls)
+    default: break
+    }
     switch effect {
     case .boothStarted(let shots):
       session += 1
@@ -238,6 +291,7 @@ package final class BoothRunner {
     case .boothEnded(let count, let complete):
       review?.cancel()
       kept = []
+      release()
       // NB: a complete session is said once its collage is saved (or could not be).
       let ended = BoothEvent.ended(session: session, kept: count, complete: complete)
       if complete, isComposing { afterCollage.append(ended) } else { report([ended]) }
@@ -249,8 +303,102 @@ package final class BoothRunner {
   /// Waits for the collages under way: the command ends only once they are saved.
   package func finish() async {
     review?.cancel()
+    release()
     for collage in collages { await collage.value }
     collages = []
+    await controlWork?.value
+  }
+
+  /// How a booth reaches its camera's controls.
+  package enum ControlReach {
+    /// Through these.
+    case controls(any CameraControls)
+    /// Not at all: why, in words.
+    case unreachable(String)
+    /// No need: the program exposes the picture (the scene camera), or it never changes (a
+    /// still image).
+    case notNeeded
+
+    /// How the booth reaches the controls of the camera `stage` holds.
+    @MainActor
+    package init(_ stage: ScreenStage) {
+      let kind = stage.identity?.kind ?? ""
+      if let controls = stage.camera?.controls {
+        self = .controls(controls)
+      } else if ["scene", "file", "simulation", ""].contains(kind) {
+        self = .notNeeded
+      } else {
+        self = .unreachable(
+          "the exposure of a \(kind) camera cannot be held from here: each shot exposes by"
+            + " itself")
+      }
+    }
+  }
+
+  /// Holds the camera's controls for the session, once.
+  private func hold(_ reach: ControlReach) {
+    guard heldSession != session else { return }
+    heldSession = session
+    let session = session
+    let controls: any CameraControls
+    switch reach {
+    case .notNeeded: return
+    case .unreachable(let reason): return unavailable(reason)
+    case .controls(let reached): controls = reached
+    }
+    afterControls { runner in
+      guard await !controls.available().isEmpty else {
+        return runner.unavailable(
+          "the camera has no exposure, gain, white balance or focus controls: each shot"
+            + " exposes by itself")
+      }
+      do {
+        let held = try await controls.hold()
+        runner.heldControls = controls
+        runner.report([.held(session: session, controls: held)])
+      } catch {
+        runner.report([
+          .controlsFailed(session: session, reason: "the camera's controls were not held: \(error)")
+        ])
+      }
+    }
+  }
+
+  /// Gives the controls held back.
+  private func release() {
+    guard let session = heldSession else { return }
+    heldSession = nil
+    afterControls { runner in
+      guard let controls = runner.heldControls else { return }
+      runner.heldControls = nil
+      do {
+        try await controls.release()
+        runner.report([.released(session: session)])
+      } catch {
+        runner.report([
+          .controlsFailed(
+            session: session, reason: "the camera's controls were not given back: \(error)")
+        ])
+      }
+    }
+  }
+
+  /// The controls held now.
+  private var heldControls: (any CameraControls)?
+
+  private func unavailable(_ reason: String) {
+    guard !saidUnavailable else { return }
+    saidUnavailable = true
+    report([.controlsUnavailable(reason: reason)])
+  }
+
+  /// Runs `work` after the controls' work before it.
+  private func afterControls(_ work: @escaping @MainActor (BoothRunner) async -> Void) {
+    let previous = controlWork
+    controlWork = Task { [self] in
+      await previous?.value
+      await work(self)
+    }
   }
 
   /// Reads the kept shots' files, draws the collage with the layout's text, and saves it

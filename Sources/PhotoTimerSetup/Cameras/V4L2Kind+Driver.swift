@@ -82,7 +82,27 @@ extension V4L2Kind: CameraDriver {
     let uses = chosen?.description ?? "no mode (\(request) not offered)"
     return DoctorLine(
       chosen == nil ? .problem : .ok, "webcam", "\(device.description)\(named): uses \(uses)",
-      details: modeLines(device, chosen: chosen))
+      details: modeLines(device, chosen: chosen) + [Self.controlsLine(path)])
+  }
+
+  /// Which controls a booth holds through a session, and a hold left by a process that ended.
+  static func controlsLine(
+    _ path: String, controls: V4L2Controls? = nil, folder: URL = V4L2Controls.defaultFolder()
+  ) -> String {
+    let names = (controls ?? V4L2Controls(path, folder: folder)).availableNow()
+    var line =
+      names.isEmpty
+      ? "no exposure, gain, white balance or focus controls: a booth's shots expose each by"
+        + " itself"
+      : "controls: \(names.joined(separator: ", ")) (held through each booth session)"
+    if let left = V4L2Controls.leftHeld(path, folder: folder) {
+      line +=
+        left.running
+        ? "; held now by phototimer (pid \(left.pid))"
+        : "; left held by phototimer (pid \(left.pid)), which ended: given back as the camera"
+          + " opens next"
+    }
+    return "                   " + line
   }
 
   /// The modes, formats that give the same sizes at the same rates on one line (vivid has 17).
