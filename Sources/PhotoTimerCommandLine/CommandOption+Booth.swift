@@ -73,9 +73,18 @@ extension CommandOption {
         names: ["--fullscreen"], value: nil,
         help: [
           "window: the picture and the buttons fill the screen, the choices hidden, the cursor "
-            + "hidden while still (a booth's screen); Ctrl+Q closes"
+            + "hidden while still (a booth's screen); Ctrl+Q closes (a booth's asks first)"
         ],
         set: .flag { $0.fullscreen = true })
+    case .idle:
+      Declaration(
+        names: ["--idle"],
+        value: .integer(name: "SECONDS", range: 0...3600, unit: "seconds", example: "30"),
+        help: [
+          "window booth: after SECONDS without a press, the live picture and the last collages "
+            + "in turn until someone presses, 0…3600; 0 never (default \(defaults.idle))"
+        ],
+        set: .integer(\.idle))
     default:
       preconditionFailure("\(self) is not a booth option")
     }

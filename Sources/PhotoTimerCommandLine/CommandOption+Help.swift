@@ -4,7 +4,7 @@ extension CommandOption {
   package static var helpLines: [String] { helpLines(for: ProgramHelp.Program.command.options) }
 
   /// The options only the window takes.
-  package static let windowOnly: [CommandOption] = [.fullscreen]
+  package static let windowOnly: [CommandOption] = [.fullscreen, .idle]
 
   /// The options the window (`phototimer-gtk`) takes, in `--help` order; it refuses the ones
   /// that only make sense in a terminal.
@@ -13,7 +13,7 @@ extension CommandOption {
     .cameraWait, .filter, .noPeople, .keepOriginal, .burst, .size, .quality, .beep, .noBeep,
     .mirror,
     .noMirror, .remote, .startWhenReady, .shots, .between, .review, .retakes, .layout, .event,
-    .noGuestLinks, .fullscreen, .help, .version,
+    .noGuestLinks, .fullscreen, .idle, .help, .version,
   ]
 
   /// The widest `--help` line, in columns: a terminal's default width.

@@ -56,7 +56,7 @@ extension CommandOption {
 
   /// The options only a booth takes (`phototimer booth`).
   package static let boothOptions: [CommandOption] = [
-    .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks,
+    .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks, .idle,
   ]
 
   /// The options a booth cannot take: a time-lapse, no pixels for a collage, no review to

@@ -15,7 +15,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   case quality, cameraWait
   case frame, startWhenReady, noPreview, mirror, noMirror
   case remote
-  case shots, between, review, retakes, layout, event, noGuestLinks, fullscreen
+  case shots, between, review, retakes, layout, event, noGuestLinks, fullscreen, idle
   case help, version
 
   /// What an option's value is.
@@ -409,7 +409,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
       Declaration(
         names: ["--no-mirror"], value: nil, help: ["do not mirror the preview"],
         set: .flag { $0.mirror = false })
-    case .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks, .fullscreen:
+    case .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks, .fullscreen, .idle:
       boothDeclaration
     case .help:
       Declaration(

@@ -85,6 +85,9 @@ package struct CommandOptions: Equatable {
     package var guestLinks = true
     /// `--fullscreen` (the window's): the window fills the screen.
     package var fullscreen = false
+    /// `--idle` (the window's booth): seconds without a press before the live picture and the
+    /// last collages take turns; 0 never.
+    package var idle = 30
   }
 
   package enum Action: Equatable {

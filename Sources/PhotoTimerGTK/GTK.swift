@@ -135,6 +135,22 @@ enum Signal {
     connect(instance, "response", unsafeBitCast(trampoline, to: GCallback.self), body)
   }
 
+  /// A click gesture's `released` (a click or a touch let go), with the count of presses.
+  ///
+  /// NB: the signal passes two doubles (x, y) after the count; on x86-64 and arm64 they travel
+  /// in floating-point registers, so a handler of (instance, count, data) reads the data.
+  static func released(
+    _ gesture: UnsafeMutableRawPointer, _ body: @escaping @MainActor () -> Void
+  ) {
+    typealias Handler =
+      @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void
+    let trampoline: Handler = { _, _, data in
+      let body: @MainActor () -> Void = signalAction(data)
+      MainActor.assumeIsolated { body() }
+    }
+    connect(gesture, "released", unsafeBitCast(trampoline, to: GCallback.self), body)
+  }
+
   /// A key controller's `key-pressed`: the key's value and the modifiers; answers whether it
   /// handled the key.
   static func keyPressed(

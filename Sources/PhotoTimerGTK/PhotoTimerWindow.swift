@@ -120,7 +120,12 @@ final class PhotoTimerWindow {
 
     Signal.handled(raw(window), "close-request") { [weak self] in
       guard let self, !closed else { return false }
-      close()
+      // NB: a booth that fills the screen is left only with a confirmation.
+      if let booth = self.controller?.boothScreen, booth.kiosk, closing == nil {
+        booth.confirmLeaving()
+      } else {
+        close()
+      }
       return true
     }
     let controller = WindowController(
@@ -128,7 +133,7 @@ final class PhotoTimerWindow {
         window: window, preview: preview, controls: controls, cameras: cameras, photo: photo,
         actions: actions, remote: remote),
       options: options, settings: settings, store: SettingsStore(file: settingsFile), trace: trace,
-      booth: booth)
+      booth: booth, leave: { [weak self] in self?.close() })
     self.controller = controller
     gtk_window_present(typedWindow)
     controller.begin()
@@ -167,5 +172,14 @@ final class PhotoTimerWindow {
     .details { padding: 16px; }
     .details .heading { font-weight: bold; margin-top: 6px; }
     .dialog { padding: 16px; }
+    .big-start {
+      font-size: 34px; font-weight: 800; padding: 16px 44px; border-radius: 40px;
+      color: white; background: rgba(192, 28, 40, 0.85); box-shadow: none;
+    }
+    .confirm {
+      padding: 32px 48px; border-radius: 16px; background: rgba(0, 0, 0, 0.8); color: white;
+      font-size: 20px;
+    }
+    .confirm .heading { font-size: 32px; font-weight: bold; }
     """
 }

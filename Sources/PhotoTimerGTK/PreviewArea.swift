@@ -49,6 +49,11 @@ final class PreviewArea {
     gtk_overlay_add_overlay(overlay, flashPlate)
   }
 
+  /// Lays `child` over the picture (a booth's Start, its confirmation).
+  func addOverlay(_ child: Widget) {
+    gtk_overlay_add_overlay(OpaquePointer(widget), child)
+  }
+
   private func buildChecklist() {
     gtk_widget_add_css_class(checklist, "checklist")
     for step in PreparationStep.allCases {

@@ -117,7 +117,25 @@ final class WindowActions {
     gtk_actionable_set_action_name(OpaquePointer(button), name.detailed)
   }
 
+  /// Looks at each key first (a booth's screen): `true` or `false` when it handled it or
+  /// refused it, `nil` to leave it to the shortcuts.
+  var intercept: ((_ key: UInt32, _ modifiers: GdkModifierType) -> Bool?)?
+
+  /// Triggers the first of `names` that is enabled; whether one was.
+  @discardableResult
+  func trigger(_ names: [Name]) -> Bool {
+    guard let name = names.first(where: isEnabled), let action = actions[name] else {
+      return false
+    }
+    g_action_activate(action, nil)
+    return true
+  }
+
+  /// Whether `key` is one of the window's shortcuts (with or without Control).
+  static func isShortcut(_ key: UInt32) -> Bool { shortcuts.contains { Int32(key) == $0.key } }
+
   private func pressed(key: UInt32, modifiers: GdkModifierType) -> Bool {
+    if let handled = intercept?(key, modifiers) { return handled }
     let control = modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0
     // NB: Alt with a letter is a mnemonic (Alt+R opens the Remote popover), never a timer key.
     let other = GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue

@@ -73,8 +73,10 @@ extension WindowController {
       // NB: for a window started from a terminal (and its tests).
       try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
       if let notice = event.notice { views.controls.showStatus(notice, isError: false) }
+      boothScreen?.activity()
       if case .collage(_, let file, _, let guest) = event {
         pages.showCollage(URL(fileURLWithPath: file), guest: guest)
+        boothScreen?.collageMade(URL(fileURLWithPath: file), guest: guest)
       }
     }
   }

@@ -47,12 +47,15 @@ final class WindowController {
 
   /// The booth (`--booth`): its sessions' shots, reviews and collages.
   let booth: BoothRunner?
+  /// The booth's screen: its big Start, its idle turn, its way out.
+  private(set) var boothScreen: BoothScreen?
   /// When the window started: the time axis of the booth's events.
   let started = ContinuousClock.now
 
   init(
     views: WindowViews, options: CommandOptions.RunOptions, settings: WindowSettings,
-    store: SettingsStore, trace: Trace?, booth: BoothRunner? = nil
+    store: SettingsStore, trace: Trace?, booth: BoothRunner? = nil,
+    leave: @escaping @MainActor () -> Void = {}
   ) {
     self.booth = booth
     var configuration = FrontEndSession.Configuration(
@@ -69,6 +72,11 @@ final class WindowController {
     stage.report = { [weak self] in self?.staged($0) }
     if let tracer { views.remote.popoverShown = tracer.popover }
     booth?.report = { [weak self] in self?.boothHappened($0) }
+    if booth != nil {
+      boothScreen = BoothScreen(
+        preview: views.preview, actions: views.actions, pages: screen.pages, tracer: tracer,
+        kiosk: options.fullscreen, idle: options.idle, leave: leave)
+    }
   }
 
   /// Renders the first frame, then opens the camera and looks for the others.
@@ -171,6 +179,7 @@ final class WindowController {
     screen.draw(
       presentation(for: .keyboard), phone: presentation(for: .phone), model: model,
       ready: model != nil && !session.cameraStarting)
+    boothScreen?.render()
   }
 
   // MARK: - Closing
@@ -179,6 +188,7 @@ final class WindowController {
   /// is left running when it returns.
   func close() async {
     pages.close()
+    boothScreen?.close()
     session.close()
     views.controls.showStatus("Closing…")
     await stage.close()

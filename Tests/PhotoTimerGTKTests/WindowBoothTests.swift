@@ -107,3 +107,62 @@ extension WindowBoothTests {
       "\(refused.output)")
   }
 }
+
+extension WindowBoothTests {
+  @Test(
+    "The booth's screen: any key starts, a touch starts, idle it shows the last collage with its code, and it is left only by Esc and a confirmation"
+  )
+  func boothScreen() async throws {
+    let arguments = [
+      "--booth", "--fullscreen", "--idle", "2", "--shots", "1", "--review", "0", "-s", "0",
+      "--camera", "scene", "--size", "640x360", "--no-people", "--remote=127.0.0.1:0",
+    ]
+    try await withWindow(arguments, name: "booth-screen") { server, window in
+      func output() -> String { (try? String(contentsOf: window.log, encoding: .utf8)) ?? "" }
+      try await window.waitFor("status idle")
+      // The big Start, red, over the bottom of the picture.
+      try await until(.seconds(20)) {
+        let shot = try await server.screenshot("booth-start")
+        let band = shot.share(
+          of: (165, 25, 35), tolerance: 40, y: XServer.height * 5 / 8,
+          height: XServer.height / 4)
+        return band > 0.1
+      }
+      // Any key that is no shortcut is the booth's button.
+      try await server.press("a")
+      try await until { output().contains("booth session 1 complete") }
+      // Left alone, the idle turn: the live picture, then the collage with its guests' code.
+      try await window.waitFor("booth idle live", limit: .seconds(30))
+      try await window.waitFor("booth idle collage 0", limit: .seconds(30))
+      var link = ""
+      try await until(.seconds(20)) {
+        _ = try await server.screenshot("booth-idle-collage")
+        let png = Screenshot.folder.appendingPathComponent("booth-idle-collage.png")
+        let read = try await ChildProcess.run(["zbarimg", "-q", "--raw", png.path])
+        link = read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return link.contains("/guest/session/1?t=")
+      }
+      // A touch on the picture starts the next session.
+      try await server.click(XServer.width / 2, XServer.height / 3)
+      try await until { output().contains("booth session 2 complete") }
+      // Esc goes back from the collage, then asks; another key stays; Ctrl+Q asks too.
+      let asked = window.lines.count
+      for _ in 0..<3 where !window.lines.dropFirst(asked).contains("booth confirm") {
+        try await server.press("Escape")
+        try? await until(.seconds(3)) { window.lines.dropFirst(asked).contains("booth confirm") }
+      }
+      try await window.waitFor("booth confirm", after: asked)
+      _ = try await server.screenshot("booth-confirm")
+      try await server.press("x")
+      try await window.waitFor("booth stay", after: asked)
+      #expect(window.process.exit == nil, "a key other than Esc stays")
+      #expect(!output().contains("booth session 3"), "the answer starts nothing: \(output())")
+      let again = window.lines.count
+      try await server.press("ctrl+q")
+      try await window.waitFor("booth confirm", after: again)
+      #expect(window.process.exit == nil)
+      try await server.press("Escape")
+      #expect(try await window.exit() == .status(0))
+    }
+  }
+}

@@ -47,6 +47,16 @@ final class XServer: Sendable {
   }
 }
 
+extension XServer {
+  /// Clicks (or touches) at `x`, `y` on the screen.
+  func click(_ x: Int, _ y: Int) async throws {
+    let result = try await ChildProcess.run([
+      "env", "DISPLAY=\(display)", "xdotool", "mousemove", "--sync", "\(x)", "\(y)", "click", "1",
+    ])
+    #expect(result.exit == .status(0), "xdotool: \(result.output)")
+  }
+}
+
 struct WindowTestError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
