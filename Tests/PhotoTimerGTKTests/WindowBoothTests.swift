@@ -18,6 +18,20 @@ struct WindowBoothTests {
     throw WindowTestError("not within \(limit)")
   }
 
+  /// The QR code on the screen, read as a guest's phone would read it off a screenshot
+  /// (`name`), once it holds `text`.
+  func code(on server: XServer, _ name: String, containing text: String) async throws -> String {
+    var link = ""
+    try await until(.seconds(30)) {
+      _ = try await server.screenshot(name)
+      let png = Screenshot.folder.appendingPathComponent("\(name).png")
+      let read = try await ChildProcess.run(["zbarimg", "-q", "--raw", png.path])
+      link = read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+      return link.contains(text)
+    }
+    return link
+  }
+
   @Test(
     "space starts, r takes shot 1 again, space keeps each: the collage beside its guests' code, which zbarimg reads off the screen and which opens the session's page"
   )
@@ -54,14 +68,7 @@ struct WindowBoothTests {
       try await until { output().contains("collage: ") }
       #expect(output().contains("shot 1 kept") && output().contains("shot 2 kept"), "\(output())")
       // The card on the screen: its code read as a guest's phone would read it.
-      var link = ""
-      try await until(.seconds(30)) {
-        _ = try await server.screenshot("booth-collage")
-        let png = Screenshot.folder.appendingPathComponent("booth-collage.png")
-        let read = try await ChildProcess.run(["zbarimg", "-q", "--raw", png.path])
-        link = read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        return link.contains("/guest/session/1?t=")
-      }
+      let link = try await code(on: server, "booth-collage", containing: "/guest/session/1?t=")
       #expect(output().contains("guests: \(link)"), "\(output())")
       let page = try await ChildProcess.run(["curl", "-s", link])
       #expect(page.standardOutput.contains("Session 1"), "\(page.standardOutput.prefix(300))")
@@ -134,14 +141,7 @@ extension WindowBoothTests {
       // Left alone, the idle turn: the live picture, then the collage with its guests' code.
       try await window.waitFor("booth idle live", limit: .seconds(30))
       try await window.waitFor("booth idle collage 0", limit: .seconds(30))
-      var link = ""
-      try await until(.seconds(20)) {
-        _ = try await server.screenshot("booth-idle-collage")
-        let png = Screenshot.folder.appendingPathComponent("booth-idle-collage.png")
-        let read = try await ChildProcess.run(["zbarimg", "-q", "--raw", png.path])
-        link = read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        return link.contains("/guest/session/1?t=")
-      }
+      _ = try await code(on: server, "booth-idle-collage", containing: "/guest/session/1?t=")
       // A touch on the picture starts the next session.
       try await server.click(XServer.width / 2, XServer.height / 3)
       try await until { output().contains("booth session 2 complete") }
