@@ -59,6 +59,13 @@ extension WindowController {
           apply(session.reviewEnded(shot: shot, model: snapshot))
           render()
         }
+      },
+      reopen: { [self] delay in
+        reopening?.cancel()
+        reopening = Task { [weak self] in
+          guard (try? await Task.sleep(for: delay)) != nil, let self, !closing else { return }
+          rebuild()
+        }
       })
   }
 

@@ -47,6 +47,10 @@ final class WindowController {
 
   /// The booth (`--booth`): its sessions' shots, reviews and collages.
   let booth: BoothRunner?
+  /// The camera being opened again after it failed (a booth's).
+  var reopening: Task<Void, Never>?
+  /// The problem the trace last recorded.
+  private var tracedProblem: String?
   /// The booth's screen: its big Start, its idle turn, its way out.
   private(set) var boothScreen: BoothScreen?
   /// When the window started: the time axis of the booth's events.
@@ -61,6 +65,8 @@ final class WindowController {
     var configuration = FrontEndSession.Configuration(
       frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil)
     configuration.booth = booth != nil ? options.boothPlan : nil
+    // NB: a booth runs all evening: a camera unplugged and plugged back in resumes by itself.
+    configuration.reopensCamera = booth != nil ? .seconds(3) : nil
     session = FrontEndSession(configuration)
     preferences = WindowPreferences(options: options, settings: settings, store: store)
     screen = WindowScreen(
@@ -180,6 +186,10 @@ final class WindowController {
       presentation(for: .keyboard), phone: presentation(for: .phone), model: model,
       ready: model != nil && !session.cameraStarting)
     boothScreen?.render()
+    if session.problem != tracedProblem {
+      tracedProblem = session.problem
+      tracer?.problem(session.problem)
+    }
   }
 
   // MARK: - Closing
@@ -188,6 +198,7 @@ final class WindowController {
   /// is left running when it returns.
   func close() async {
     pages.close()
+    reopening?.cancel()
     boothScreen?.close()
     session.close()
     views.controls.showStatus("Closing…")

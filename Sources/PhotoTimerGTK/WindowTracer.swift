@@ -47,6 +47,9 @@ final class WindowTracer {
   /// The remote's popover opened or closed.
   func popover(_ shown: Bool) { trace.record("popover", shown ? 1 : 0) }
 
+  /// The problem shown instead of the status (`problem camera: …`), or `problem -` once gone.
+  func problem(_ text: String?) { trace.record("problem", text ?? "-") }
+
   /// A booth's screen: `idle live`, `idle collage 0`, `confirm`, `stay`.
   func booth(_ what: String) { trace.record("booth", what) }
 

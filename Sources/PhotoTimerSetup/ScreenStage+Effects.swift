@@ -15,10 +15,13 @@ extension ScreenStage {
   ///   - ending: Called for ``FrontEndSession/Effect/end``.
   ///   - booth: Called for a booth's effects (a session begins, a shot to review, kept or
   ///     taken again, the collage, the session's end): the front end shows and keeps them.
+  ///   - reopen: Called for ``FrontEndSession/Effect/reopenCamera(after:)``: the front end
+  ///     builds its camera again after that long.
   package func carryOut(
     _ effects: [FrontEndSession.Effect], on model: PhotoTimerViewModel?,
     counted: (_ again: Bool) -> Void = { _ in }, heard: @escaping @MainActor (ReadyReport) -> Void,
-    ending: () -> Void = {}, booth: (FrontEndSession.Effect) -> Void = { _ in }
+    ending: () -> Void = {}, booth: (FrontEndSession.Effect) -> Void = { _ in },
+    reopen: (Duration) -> Void = { _ in }
   ) {
     for effect in effects {
       // NB: the machine accepts none that acts on a model while a camera is built
@@ -41,6 +44,7 @@ extension ScreenStage {
       case .end: ending()
       case .boothStarted, .review, .keepShot, .discardShot, .composeCollage, .boothEnded:
         booth(effect)
+      case .reopenCamera(let delay): reopen(delay)
       }
     }
   }
@@ -52,7 +56,7 @@ extension FrontEndSession.Effect {
     switch self {
     case .startCount, .takeNow, .cancelRun, .restartRun: true
     case .watchForPeople, .stopWatching, .end, .boothStarted, .review, .keepShot, .discardShot,
-      .composeCollage, .boothEnded:
+      .composeCollage, .boothEnded, .reopenCamera:
       false
     }
   }

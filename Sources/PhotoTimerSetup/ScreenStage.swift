@@ -179,6 +179,9 @@ package final class ScreenStage {
     keep { [weak self] _ in
       do {
         try await camera.start()
+        // NB: opened means it gives frames: an ffmpeg or an IP camera opens before its
+        // stream has a picture, and a stream that fails at once is a camera that failed.
+        try await camera.firstFrame()
       } catch {
         if !(error is CancellationError), !camera.isClosed { self?.report(.cameraFailed(error)) }
         return

@@ -124,7 +124,7 @@ struct BoothControlsTests {
   func saidOnce() async throws {
     for reach in [
       BoothRunner.ControlReach.controls(RecordingControls(names: [])),
-      .unreachable("the exposure of a pipewire camera cannot be held from here"),
+      .unreachable("the exposure of the pipewire camera cannot be held from here"),
     ] {
       let (booth, stream, sink) = try Self.booth()
       var events = stream.makeAsyncIterator()

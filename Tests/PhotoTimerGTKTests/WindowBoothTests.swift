@@ -166,3 +166,54 @@ extension WindowBoothTests {
     }
   }
 }
+
+extension WindowBoothTests {
+  /// Writes a clip of `seconds` of blue to `file` (an ffmpeg camera's stream).
+  func clip(_ file: URL, seconds: Int) async throws {
+    let made = try await ChildProcess.run([
+      "ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+      "color=c=0x3366cc:size=640x360:rate=30", "-t", "\(seconds)", "-c:v", "mjpeg", "-q:v", "5",
+      file.path,
+    ])
+    #expect(made.exit == .status(0), "\(made.output)")
+  }
+
+  @Test(
+    "The camera unplugged: the booth says what is wrong and tries again by itself; plugged back in, the next session runs"
+  )
+  func cameraComesBack() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-unplug-\(getpid())")
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let camera = folder.appendingPathComponent("camera.mkv")
+    try await clip(camera, seconds: 3)
+    let arguments = [
+      "--booth", "--shots", "1", "--review", "0", "-s", "0", "--camera", "ffmpeg:\(camera.path)",
+      "--no-people", "--idle", "0",
+    ]
+    try await withWindow(arguments, name: "booth-unplugged") { server, window in
+      func output() -> String { (try? String(contentsOf: window.log, encoding: .utf8)) ?? "" }
+      try await window.waitFor("status idle")
+      // Unplugged: its stream ends, and it is not there to open again.
+      try FileManager.default.removeItem(at: camera)
+      let problem = try await window.waitFor("problem ", limit: .seconds(30))
+      #expect(problem.hasSuffix("· trying again every 3 s"), "\(problem)")
+      // It keeps trying and keeps saying so (no flicker back to nothing).
+      try await Task.sleep(for: .seconds(4))
+      let said = window.lines.filter { $0.hasPrefix("problem ") }
+      #expect(!said.contains("problem -") && said.count >= 1, "\(said)")
+      #expect(window.process.exit == nil)
+      _ = try await server.screenshot("booth-unplugged")
+      // Plugged back in: it opens by itself, and a press runs a session.
+      try await clip(camera, seconds: 120)
+      try await window.waitFor("problem -", limit: .seconds(30))
+      try await until {
+        try await server.press("a")
+        return (try? await until(.seconds(5)) { output().contains("booth session 1 complete") })
+          != nil
+      }
+    }
+  }
+}

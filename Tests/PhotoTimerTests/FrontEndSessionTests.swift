@@ -142,6 +142,37 @@ struct FrontEndSessionTests {
   }
 
   @Test(
+    "a booth's camera that fails is opened again and again until it opens, its problem shown meanwhile"
+  )
+  func cameraReopens() {
+    var configuration = Self.window
+    configuration.reopensCamera = .seconds(3)
+    var booth = Self.open(configuration)
+    let problem = "no preview: the camera /dev/video0 was disconnected: plug it back in"
+    #expect(booth.cameraFailed(problem) == [.reopenCamera(after: .seconds(3))])
+    #expect(booth.problem == problem + " · trying again every 3 s")
+    // Built again: still unplugged, the words stay (no flicker) and it tries again.
+    _ = booth.cameraBuilding()
+    #expect(booth.problem == problem + " · trying again every 3 s")
+    _ = booth.cameraBuilt()
+    #expect(booth.cameraFailed("camera: no such device /dev/video0").count == 1)
+    _ = booth.cameraBuilding()
+    _ = booth.cameraBuilt()
+    // NB: a refused Start says what is wrong, not that the camera is starting.
+    #expect(
+      booth.ask(.start, model: Self.idle)
+        == .refused(
+          "the camera is not ready: camera: no such device /dev/video0 · trying again every 3 s"))
+    // Plugged back in: it opens, the problem is gone, a session may start.
+    _ = booth.cameraOpened(model: Self.idle)
+    #expect(booth.problem == nil)
+    #expect(booth.ask(.start, model: Self.idle).effects.contains(.startCount(seconds: nil)))
+    // Without it (the window's own camera menu), a failure waits for the user.
+    var window = Self.open(Self.window)
+    #expect(window.cameraFailed(problem) == [])
+  }
+
+  @Test(
     "a camera that fails ends the command, and is shown by the window, which can start no count")
   func cameraFails() {
     var command = FrontEndSession(Self.framing)

@@ -37,6 +37,11 @@ public struct FrontEndSession: Equatable, Sendable {
     /// A booth: each start is a session of shots with Keep and Retake and a collage at its
     /// end; `nil` for one photo per start.
     public var booth: BoothPlan?
+    /// A camera that fails (unplugged, its stream ended) is opened again after this long, and
+    /// again, until it opens (a booth that runs all evening: plugged back in, it resumes);
+    /// `nil` leaves it failed until the user chooses. Only where failures do not end the
+    /// front end.
+    public var reopensCamera: Duration?
 
     /// Creates a configuration.
     public init(
@@ -95,6 +100,8 @@ public struct FrontEndSession: Equatable, Sendable {
     /// The booth session ended with `kept` shots kept; `complete` when its collage was made
     /// (a cancel or a failure keeps the kept shots and makes none).
     case boothEnded(kept: Int, complete: Bool)
+    /// Build and open the camera again after this long (``Configuration/reopensCamera``).
+    case reopenCamera(after: Duration)
   }
 
   /// The answer to an intent.
@@ -167,6 +174,8 @@ public struct FrontEndSession: Equatable, Sendable {
   private var remembered: Bool?
   /// Whether the model's session ran at its last change (``modelChanged(_:cameraGone:)``).
   private var sessionRunning = false
+  /// Whether the camera is being opened again by itself (``Configuration/reopensCamera``).
+  private var reopening = false
   /// The booth session under way, or `nil` outside one.
   public private(set) var booth: BoothProgress?
   /// What the count that starts itself waits for now, in words, while the switch is on and
@@ -182,6 +191,7 @@ public struct FrontEndSession: Equatable, Sendable {
       && lhs.problem == rhs.problem && lhs.autoStart == rhs.autoStart
       && lhs.waiting == rhs.waiting && lhs.refusal?.reason == rhs.refusal?.reason
       && lhs.refusal?.model == rhs.refusal?.model && lhs.booth == rhs.booth
+      && lhs.reopening == rhs.reopening
   }
 
   /// A front end at its start: its camera opening (or being built), or open when it holds
@@ -399,7 +409,8 @@ public struct FrontEndSession: Equatable, Sendable {
   public mutating func cameraBuilding() -> [Effect] {
     guard !isOver else { return [] }
     phase = .building
-    problem = nil
+    // NB: opening again by itself, the problem stays on screen until the camera opens.
+    if !reopening { problem = nil }
     waiting = nil
     sessionRunning = false
     return []
@@ -428,6 +439,10 @@ public struct FrontEndSession: Equatable, Sendable {
   public mutating func cameraOpened(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
     guard case .opening(let takeNow) = phase else { return [] }
     phase = .open
+    if reopening {
+      reopening = false
+      problem = nil
+    }
     guard configuration.frames else {
       return startEffects(seconds: nil) + (takeNow ? [.takeNow] : [])
     }
@@ -442,10 +457,15 @@ public struct FrontEndSession: Equatable, Sendable {
       phase = .over(asked: endAsked)
       return [.end]
     }
-    self.problem = problem
     if case .opening = phase { phase = .open }
     if phase == .building { phase = .open }
-    return []
+    guard let delay = configuration.reopensCamera else {
+      self.problem = problem
+      return []
+    }
+    reopening = true
+    self.problem = "\(problem) · trying again every \(Int(delay / .seconds(1))) s"
+    return [.reopenCamera(after: delay)]
   }
 
   // MARK: - The run

@@ -131,6 +131,15 @@ public final class LiveCamera: CameraSource {
     }
   }
 
+  /// Waits for the stream's first frame; returns at once when it has one. A camera that opens
+  /// (a process started, a connection made) has not given a picture yet.
+  ///
+  /// - Throws: Why the stream failed, or `CancellationError` when the camera was closed or the
+  ///   task cancelled.
+  public func firstFrame() async throws {
+    guard try await frame(after: 0) != nil else { throw CancellationError() }
+  }
+
   /// The newest frame after frame number `after`, as soon as there is one: the latest at
   /// once when the stream has moved on, else the next to arrive. `nil` once closed.
   ///

@@ -26,8 +26,9 @@ package enum BoothEvent: Sendable, Equatable {
   case held(session: Int, controls: [HeldControl])
   /// The held controls were given back to the camera as they were.
   case released(session: Int)
-  /// The camera's controls cannot be held (said once): why, in words.
-  case controlsUnavailable(reason: String)
+  /// The camera's controls cannot be held (said once, in the evening's first session): why,
+  /// in words.
+  case controlsUnavailable(session: Int, reason: String)
   /// Holding or giving back the controls failed: why.
   case controlsFailed(session: Int, reason: String)
 
@@ -66,9 +67,8 @@ package enum BoothEvent: Sendable, Equatable {
     case .released(let session):
       common("controls", session)
       object.add("state", "released")
-    case .controlsUnavailable(let reason):
-      object.add("event", "controls")
-      object.add("t", time.secondsValue)
+    case .controlsUnavailable(let session, let reason):
+      common("controls", session)
       object.add("state", "none")
       object.add("reason", reason)
     case .controlsFailed(let session, let reason):
@@ -96,7 +96,7 @@ package enum BoothEvent: Sendable, Equatable {
       "camera held for the session: "
         + controls.map(\.description).joined(separator: ", ")
     case .released: "camera's automatic controls given back"
-    case .controlsUnavailable(let reason): "note: \(reason)"
+    case .controlsUnavailable(_, let reason): "note: \(reason)"
     case .controlsFailed(_, let reason): "note: \(reason)"
     }
   }
@@ -105,7 +105,7 @@ package enum BoothEvent: Sendable, Equatable {
   /// controls cannot be held, or were not.
   package var notice: String? {
     switch self {
-    case .controlsUnavailable(let reason), .controlsFailed(_, let reason): reason
+    case .controlsUnavailable(_, let reason), .controlsFailed(_, let reason): reason
     default: nil
     }
   }
@@ -329,8 +329,8 @@ package final class BoothRunner {
         self = .notNeeded
       } else {
         self = .unreachable(
-          "the exposure of a \(kind) camera cannot be held from here: each shot exposes by"
-            + " itself")
+          "the exposure of the \(kind) camera cannot be held from here: each shot exposes"
+            + " by itself")
       }
     }
   }
@@ -389,7 +389,7 @@ package final class BoothRunner {
   private func unavailable(_ reason: String) {
     guard !saidUnavailable else { return }
     saidUnavailable = true
-    report([.controlsUnavailable(reason: reason)])
+    report([.controlsUnavailable(session: session, reason: reason)])
   }
 
   /// Runs `work` after the controls' work before it.
