@@ -15,6 +15,7 @@ final class BoothScreen {
   let kiosk: Bool
   private let actions: WindowActions
   private let pages: WindowPages
+  private let preview: PreviewArea
   private let tracer: WindowTracer?
   private let attract: BoothAttract?
   private let leave: @MainActor () -> Void
@@ -42,6 +43,7 @@ final class BoothScreen {
     self.kiosk = kiosk
     self.actions = actions
     self.pages = pages
+    self.preview = preview
     self.tracer = tracer
     self.leave = leave
     // NB: a short idle (a test's, a busy party's) keeps the live picture as short in each turn.
@@ -90,7 +92,9 @@ final class BoothScreen {
   /// Shows the big Start over the live picture while a session may start (over a collage it
   /// would hide the guests' code: a touch anywhere still starts).
   func render() {
-    GTK.setVisible(start, actions.isEnabled(.start) && !confirming && pages.page == .preview)
+    let shown = actions.isEnabled(.start) && !confirming && pages.page == .preview
+    GTK.setVisible(start, shown)
+    if preview.checklistHidden != shown { preview.checklistHidden = shown }
   }
 
   /// A collage was made: it joins the idle turn.

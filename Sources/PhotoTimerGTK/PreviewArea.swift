@@ -114,9 +114,17 @@ final class PreviewArea {
 
   /// Shows the photo page (`true`) or the preview with its checklist.
   func showPhotoPage(_ on: Bool) {
-    GTK.setVisible(checklist, !on)
+    photoPageShown = on
+    GTK.setVisible(checklist, !on && !checklistHidden)
     gtk_stack_set_visible_child_name(OpaquePointer(stack), on ? "photo" : "preview")
   }
+
+  /// Hides the checklist over the preview (a booth's screen between sessions: its big Start
+  /// is there, and the last run's steps are nothing to a guest).
+  var checklistHidden = false {
+    didSet { GTK.setVisible(checklist, !photoPageShown && !checklistHidden) }
+  }
+  private var photoPageShown = false
 
   /// Whether the crossfade between the pages is running.
   var isChangingPage: Bool {

@@ -217,3 +217,51 @@ extension WindowBoothTests {
     }
   }
 }
+
+extension WindowBoothTests {
+  @Test(
+    "The disk full: the booth says so and what to do, and once there is room the next session is saved"
+  )
+  func diskFull() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "phototimer-full-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // NB: a small file system of the test's own (the tests run as root, as CI does).
+    let mounted = try await ChildProcess.run([
+      "mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", folder.path,
+    ])
+    try #require(mounted.exit == .status(0), "mount: \(mounted.output)")
+    defer {
+      _ = try? ChildProcess(command: ["umount", "-l", folder.path])
+    }
+    let filler = folder.appendingPathComponent("filler")
+    let filled = try await ChildProcess.run([
+      "dd", "if=/dev/zero", "of=\(filler.path)", "bs=64k",
+    ])
+    #expect(filled.output.contains("No space left on device"), "\(filled.output)")
+    let arguments = [
+      "--booth", "--shots", "1", "--review", "0", "-s", "0", "--camera", "scene", "--size",
+      "640x360", "--no-people", "--idle", "0", "-o", folder.path,
+    ]
+    try await withWindow(arguments, name: "booth-full") { server, window in
+      func output() -> String { (try? String(contentsOf: window.log, encoding: .utf8)) ?? "" }
+      try await window.waitFor("status idle")
+      try await server.press("a")
+      let failed = try await window.waitFor("status failed", limit: .seconds(30))
+      #expect(
+        failed.contains("no space left to save the photo in \(folder.path); free some space"),
+        "\(failed)")
+      _ = try await server.screenshot("booth-disk-full")
+      #expect(window.process.exit == nil)
+      // Room again: the next press is a whole session.
+      try FileManager.default.removeItem(at: filler)
+      try await until {
+        try await server.press("a")
+        return (try? await until(.seconds(5)) { output().contains("booth session 2 complete") })
+          != nil
+      }
+      let saved = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      #expect(saved.contains { $0.hasSuffix("_collage.jpg") }, "\(saved)")
+    }
+  }
+}
