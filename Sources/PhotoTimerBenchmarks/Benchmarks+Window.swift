@@ -194,13 +194,16 @@ extension Benchmarks {
     return run
   }
 
-  /// ffplay showing the same source at the preview's size (1024 × 576): its CPU share.
-  static func ffplayRun(display: String) async -> Double? {
+  /// ffplay showing `source` at `size` (by default the preview's, 1024 × 576): its CPU share.
+  static func ffplayRun(
+    display: String, source: String = windowSource, size: [String] = ["-x", "1024", "-y", "576"]
+  ) async -> Double? {
     guard
-      let child = try? ChildProcess(command: [
-        "env", "DISPLAY=\(display)", "ffplay", "-loglevel", "quiet", "-f", "lavfi", "-i",
-        windowSource, "-x", "1024", "-y", "576", "-an", "-window_title", "ffplay",
-      ])
+      let child = try? ChildProcess(
+        command: [
+          "env", "DISPLAY=\(display)", "ffplay", "-loglevel", "quiet", "-f", "lavfi", "-i",
+          source,
+        ] + size + ["-an", "-window_title", "ffplay"])
     else { return nil }
     defer {
       child.terminate()

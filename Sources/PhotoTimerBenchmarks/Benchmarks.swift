@@ -16,7 +16,7 @@ struct Benchmarks {
     "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
     "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
     "--viewers", "--gpsd-flood", "--people", "--people-memory", "--people-eval", "--collage",
-    "--booth-soak",
+    "--booth-soak", "--window-fullscreen",
   ]
 
   static func main() async {
@@ -65,6 +65,10 @@ struct Benchmarks {
     }
     if CommandLine.arguments.dropFirst().first == "--window" {
       await window()
+      return
+    }
+    if CommandLine.arguments.dropFirst().first == "--window-fullscreen" {
+      await windowFullscreen()
       return
     }
     if CommandLine.arguments.dropFirst().first == "--cancel" {
@@ -150,6 +154,7 @@ struct Benchmarks {
     await latenessUnderLoad()
     await gstreamer()
     await window()
+    await windowFullscreen()
     await remote()
     await people()
     await collage()
