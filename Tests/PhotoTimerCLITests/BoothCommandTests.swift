@@ -144,6 +144,14 @@ struct BoothCommandTests {
     #expect(third.output.contains("\"session\":3,\"state\":\"started\""), "\(third.output)")
     let after = try String(contentsOf: log, encoding: .utf8)
     #expect(after.contains("\"session\":9\n{\"at\":"), "the cut line ended, the next whole")
+    // An event's folder that cannot be written is said as a folder, not as its log: exit 1.
+    let refused = try await CommandRun.run(
+      ["booth", "--camera", "scene", "--json", "-o", "/proc", "--event", "Party"],
+      interruptWhen: nil, timeLimit: Self.runLimit)
+    #expect(refused.status == 1)
+    #expect(
+      refused.error.hasPrefix("error: cannot write to the output folder /proc/Party"),
+      "\(refused.error)")
   }
 
   @Test("a booth's mistakes are refused before anything starts, exit 2, with what to change")

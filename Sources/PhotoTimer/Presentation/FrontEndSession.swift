@@ -165,25 +165,25 @@ public struct FrontEndSession: Equatable, Sendable {
   /// The configuration.
   public let configuration: Configuration
   /// Where the front end is.
-  public private(set) var phase: Phase
+  public internal(set) var phase: Phase
   /// Why nothing can start (a camera that could not open), shown instead of the status.
-  public private(set) var problem: String?
+  public internal(set) var problem: String?
   /// The switch for a count that starts by itself: on, off, or `nil` where there is none.
-  public private(set) var autoStart: Bool?
+  public internal(set) var autoStart: Bool?
   /// The switch's last position, kept while a camera without it is in use.
-  private var remembered: Bool?
+  var remembered: Bool?
   /// Whether the model's session ran at its last change (``modelChanged(_:cameraGone:)``).
-  private var sessionRunning = false
+  var sessionRunning = false
   /// Whether the camera is being opened again by itself (``Configuration/reopensCamera``).
-  private var reopening = false
+  var reopening = false
   /// The booth session under way, or `nil` outside one.
   public private(set) var booth: BoothProgress?
   /// What the count that starts itself waits for now, in words, while the switch is on and
   /// nothing counts.
-  public private(set) var waiting: String?
+  public internal(set) var waiting: String?
   /// The last intent refused, why, and the model it was refused against: the screen says the
   /// reason (as its note) until the model changes or another intent is answered.
-  public private(set) var refusal: (reason: String, model: PhotoTimerViewModel.Snapshot)?
+  public internal(set) var refusal: (reason: String, model: PhotoTimerViewModel.Snapshot)?
 
   /// Whether two machines are in the same state.
   public static func == (lhs: FrontEndSession, rhs: FrontEndSession) -> Bool {
@@ -367,7 +367,7 @@ public struct FrontEndSession: Equatable, Sendable {
 
   /// A session starts (a key, the phone, the group ready, a front end that starts at once): a
   /// booth's begins with its first shot.
-  private mutating func startEffects(seconds: Int?) -> [Effect] {
+  mutating func startEffects(seconds: Int?) -> [Effect] {
     problem = nil
     waiting = nil
     var effects: [Effect] = autoStart == true ? [.stopWatching] : []
@@ -389,7 +389,7 @@ public struct FrontEndSession: Equatable, Sendable {
   }
 
   /// Watching begins only while framing: a count under way asks again when it ends.
-  private func watch(afterCount: Bool, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
+  func watch(afterCount: Bool, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
     guard autoStart == true, phase == .open, !model.isSessionRunning else { return [] }
     return [.watchForPeople(afterCount: afterCount)]
   }
@@ -400,72 +400,6 @@ public struct FrontEndSession: Equatable, Sendable {
   public mutating func begin(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
     guard phase == .open, !configuration.holdsCamera else { return [] }
     return startEffects(seconds: nil)
-  }
-
-  // MARK: - The camera
-
-  /// A new camera and model are being built (the window's camera menu): nothing starts
-  /// until it has opened.
-  public mutating func cameraBuilding() -> [Effect] {
-    guard !isOver else { return [] }
-    phase = .building
-    // NB: opening again by itself, the problem stays on screen until the camera opens.
-    if !reopening { problem = nil }
-    waiting = nil
-    sessionRunning = false
-    return []
-  }
-
-  /// The camera was built and is opening.
-  public mutating func cameraBuilt() -> [Effect] {
-    guard !isOver else { return [] }
-    phase = .opening(takeNowAtStart: false)
-    return []
-  }
-
-  /// A new camera was built and is opening, with the switch for a count that starts by itself
-  /// where it can watch for the people (`switchAvailable`); the switch keeps its position
-  /// from the camera before, else it starts at `on` (`--start-when-ready`).
-  public mutating func cameraBuilt(switchAvailable: Bool, on: Bool) -> [Effect] {
-    guard !isOver else { return [] }
-    let position = autoStart ?? remembered ?? on
-    remembered = position
-    autoStart = switchAvailable ? position : nil
-    refusal = nil
-    return cameraBuilt()
-  }
-
-  /// The screen's camera is open: framing begins, or (without framing) the count.
-  public mutating func cameraOpened(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
-    guard case .opening(let takeNow) = phase else { return [] }
-    phase = .open
-    if reopening {
-      reopening = false
-      problem = nil
-    }
-    guard configuration.frames else {
-      return startEffects(seconds: nil) + (takeNow ? [.takeNow] : [])
-    }
-    return watch(afterCount: false, model: model)
-  }
-
-  /// The camera could not be built or opened, or stopped (why): the front end ends, or
-  /// shows why nothing can start.
-  public mutating func cameraFailed(_ problem: String) -> [Effect] {
-    guard !isOver else { return [] }
-    if configuration.endsOnCameraFailure {
-      phase = .over(asked: endAsked)
-      return [.end]
-    }
-    if case .opening = phase { phase = .open }
-    if phase == .building { phase = .open }
-    guard let delay = configuration.reopensCamera else {
-      self.problem = problem
-      return []
-    }
-    reopening = true
-    self.problem = "\(problem) · trying again every \(Int(delay / .seconds(1))) s"
-    return [.reopenCamera(after: delay)]
   }
 
   // MARK: - The run

@@ -6,116 +6,6 @@ import PhotoTimerImaging
 import PhotoTimerJPEG
 import PhotoTimerText
 
-/// What happened in a booth session, for the outputs: the JSON events `session`, `kept`,
-/// `retaken` and `collage`, and the plain lines.
-package enum BoothEvent: Sendable, Equatable {
-  /// Session `session` began, of `shots` shots.
-  case started(session: Int, shots: Int)
-  /// Shot `shot` was kept (its file).
-  case kept(session: Int, shot: Int, file: String?)
-  /// Shot `shot` will be taken again (the file that will not be in the collage).
-  case retaken(session: Int, shot: Int, file: String?)
-  /// The collage was saved, made of the kept `shots`; `guest` is the guests' link to the
-  /// session, once the remote published it.
-  case collage(session: Int, file: String, shots: [String], guest: String?)
-  /// The collage could not be made, and why.
-  case collageFailed(session: Int, reason: String)
-  /// Session `session` ended with `kept` shots; `complete` when it made its collage.
-  case ended(session: Int, kept: Int, complete: Bool)
-  /// The camera's automatic controls are held for session `session` at these values.
-  case held(session: Int, controls: [HeldControl])
-  /// The held controls were given back to the camera as they were.
-  case released(session: Int)
-  /// The camera's controls cannot be held (said once, in the evening's first session): why,
-  /// in words.
-  case controlsUnavailable(session: Int, reason: String)
-  /// Holding or giving back the controls failed: why.
-  case controlsFailed(session: Int, reason: String)
-
-  /// The event as a JSON line at `time`.
-  package func jsonLine(time: Duration) -> String {
-    var object = JSONObject()
-    func common(_ name: String, _ session: Int) {
-      object.add("event", name)
-      object.add("t", time.secondsValue)
-      object.add("session", session)
-    }
-    switch self {
-    case .started(let session, let shots):
-      common("session", session)
-      object.add("state", "started")
-      object.add("shots", shots)
-    case .kept(let session, let shot, let file), .retaken(let session, let shot, let file):
-      common(self.isKept ? "kept" : "retaken", session)
-      object.add("shot", shot)
-      if let file { object.add("file", file) }
-    case .collage(let session, let file, _, let guest):
-      common("collage", session)
-      object.add("file", file)
-      if let guest { object.add("guest", guest) }
-    case .collageFailed(let session, let reason):
-      common("collage", session)
-      object.add("error", reason)
-    case .ended(let session, let kept, let complete):
-      common("session", session)
-      object.add("state", complete ? "complete" : "ended")
-      object.add("kept", kept)
-    case .held(let session, let controls):
-      common("controls", session)
-      object.add("state", "held")
-      for control in controls { object.add(control.name, control.value) }
-    case .released(let session):
-      common("controls", session)
-      object.add("state", "released")
-    case .controlsUnavailable(let session, let reason):
-      common("controls", session)
-      object.add("state", "none")
-      object.add("reason", reason)
-    case .controlsFailed(let session, let reason):
-      common("controls", session)
-      object.add("state", "failed")
-      object.add("error", reason)
-    }
-    return object.text
-  }
-
-  /// The event as a plain line.
-  package var line: String {
-    switch self {
-    case .started(let session, let shots): "booth session \(session): \(shots) shots"
-    case .kept(_, let shot, let file): "shot \(shot) kept" + (file.map { ": \($0)" } ?? "")
-    case .retaken(_, let shot, _): "shot \(shot) taken again"
-    case .collage(_, let file, _, let guest):
-      "collage: \(file)" + (guest.map { "\n  guests: \($0)" } ?? "")
-    case .collageFailed(_, let reason): "no collage: \(reason)"
-    case .ended(let session, let kept, let complete):
-      complete
-        ? "booth session \(session) complete"
-        : "booth session \(session) ended with \(kept) shot\(kept == 1 ? "" : "s") kept"
-    case .held(_, let controls):
-      "camera held for the session: "
-        + controls.map(\.description).joined(separator: ", ")
-    case .released: "camera's automatic controls given back"
-    case .controlsUnavailable(_, let reason): "note: \(reason)"
-    case .controlsFailed(_, let reason): "note: \(reason)"
-    }
-  }
-
-  /// What every screen shows of the event beside its line, if anything: a camera whose
-  /// controls cannot be held, or were not.
-  package var notice: String? {
-    switch self {
-    case .controlsUnavailable(_, let reason), .controlsFailed(_, let reason): reason
-    default: nil
-    }
-  }
-
-  private var isKept: Bool {
-    if case .kept = self { return true }
-    return false
-  }
-}
-
 /// A front end's booth: the shots a session keeps, the review's timer and the collage. It
 /// carries out the front-end machine's booth effects and decides nothing; both programs hold
 /// one.
@@ -149,11 +39,13 @@ package final class BoothRunner {
   private var review: Task<Void, Never>?
   private var collages: [Task<Void, Never>] = []
   /// Holding and giving back the camera's controls, one after another.
-  private var controlWork: Task<Void, Never>?
+  var controlWork: Task<Void, Never>?
   /// The session whose controls are held (or being held), if one.
-  private var heldSession: Int?
+  var heldSession: Int?
+  /// The controls held now.
+  var heldControls: (any CameraControls)?
   /// Whether the booth has said that its camera's controls cannot be held.
-  private var saidUnavailable = false
+  var saidUnavailable = false
 
   /// A booth composing into `layout`, saving into `store`, its review timed on `clock`.
   ///
@@ -178,11 +70,14 @@ package final class BoothRunner {
     case layout(LayoutError)
     /// The event's log cannot be read or written (exit 1).
     case log(EventLogError)
+    /// The event's folder cannot be made or written (exit 1): why, in the store's words.
+    case folder(String)
 
     package var description: String {
       switch self {
       case .layout(let error): "\(error)"
       case .log(let error): "\(error)"
+      case .folder(let problem): problem
       }
     }
   }
@@ -206,11 +101,13 @@ package final class BoothRunner {
     if options.event != nil {
       do {
         try store.checkFolder()
-        log = try EventLog(folder: store.folder)
-      } catch let error as EventLogError {
-        throw .log(error)
       } catch {
-        throw .log(.unwritable(path: store.folder.path, reason: "\(error)"))
+        throw .folder("\(error)")
+      }
+      do throws(EventLogError) {
+        log = try EventLog(folder: store.folder)
+      } catch {
+        throw .log(error)
       }
     }
     return BoothRunner(layout: layout, store: store, clock: clock, event: options.event, log: log)
@@ -307,98 +204,6 @@ package final class BoothRunner {
     for collage in collages { await collage.value }
     collages = []
     await controlWork?.value
-  }
-
-  /// How a booth reaches its camera's controls.
-  package enum ControlReach {
-    /// Through these.
-    case controls(any CameraControls)
-    /// Not at all: why, in words.
-    case unreachable(String)
-    /// No need: the program exposes the picture (the scene camera), or it never changes (a
-    /// still image).
-    case notNeeded
-
-    /// How the booth reaches the controls of the camera `stage` holds.
-    @MainActor
-    package init(_ stage: ScreenStage) {
-      let kind = stage.identity?.kind ?? ""
-      if let controls = stage.camera?.controls {
-        self = .controls(controls)
-      } else if ["scene", "file", "simulation", ""].contains(kind) {
-        self = .notNeeded
-      } else {
-        self = .unreachable(
-          "the exposure of the \(kind) camera cannot be held from here: each shot exposes"
-            + " by itself")
-      }
-    }
-  }
-
-  /// Holds the camera's controls for the session, once.
-  private func hold(_ reach: ControlReach) {
-    guard heldSession != session else { return }
-    heldSession = session
-    let session = session
-    let controls: any CameraControls
-    switch reach {
-    case .notNeeded: return
-    case .unreachable(let reason): return unavailable(reason)
-    case .controls(let reached): controls = reached
-    }
-    afterControls { runner in
-      guard await !controls.available().isEmpty else {
-        return runner.unavailable(
-          "the camera has no exposure, gain, white balance or focus controls: each shot"
-            + " exposes by itself")
-      }
-      do {
-        let held = try await controls.hold()
-        runner.heldControls = controls
-        runner.report([.held(session: session, controls: held)])
-      } catch {
-        runner.report([
-          .controlsFailed(session: session, reason: "the camera's controls were not held: \(error)")
-        ])
-      }
-    }
-  }
-
-  /// Gives the controls held back.
-  private func release() {
-    guard let session = heldSession else { return }
-    heldSession = nil
-    afterControls { runner in
-      guard let controls = runner.heldControls else { return }
-      runner.heldControls = nil
-      do {
-        try await controls.release()
-        runner.report([.released(session: session)])
-      } catch {
-        runner.report([
-          .controlsFailed(
-            session: session, reason: "the camera's controls were not given back: \(error)")
-        ])
-      }
-    }
-  }
-
-  /// The controls held now.
-  private var heldControls: (any CameraControls)?
-
-  private func unavailable(_ reason: String) {
-    guard !saidUnavailable else { return }
-    saidUnavailable = true
-    report([.controlsUnavailable(session: session, reason: reason)])
-  }
-
-  /// Runs `work` after the controls' work before it.
-  private func afterControls(_ work: @escaping @MainActor (BoothRunner) async -> Void) {
-    let previous = controlWork
-    controlWork = Task { [self] in
-      await previous?.value
-      await work(self)
-    }
   }
 
   /// Reads the kept shots' files, draws the collage with the layout's text, and saves it
