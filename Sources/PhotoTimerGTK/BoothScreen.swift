@@ -53,7 +53,8 @@ final class BoothScreen {
     gtk_widget_add_css_class(start, "big-start")
     gtk_widget_set_halign(start, GTK_ALIGN_CENTER)
     gtk_widget_set_valign(start, GTK_ALIGN_END)
-    gtk_widget_set_margin_bottom(start, 40)
+    // NB: on a full screen the bar lies over the picture's foot: the Start stands above it.
+    gtk_widget_set_margin_bottom(start, kiosk ? 120 : 40)
     WindowActions.bind(start, to: .start)
     preview.addOverlay(start)
 

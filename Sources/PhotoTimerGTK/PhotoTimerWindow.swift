@@ -99,9 +99,18 @@ final class PhotoTimerWindow {
     let controls = ControlBar(
       options: options, mirrored: options.mirror ?? options.camera.driver.mirrored(options.camera),
       cameraMenu: cameras.widget, remote: remote.widget, choices: forward, booth: booth != nil)
-    gtk_window_set_child(
-      typedWindow,
-      GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [preview.widget, controls.widget]))
+    if options.fullscreen {
+      // NB: the picture edge to edge, the bar over its foot: a camera's frame the screen's
+      // size is drawn as it comes, never scaled (ffplay's cost, BENCHMARKS.md).
+      gtk_window_set_child(typedWindow, preview.widget)
+      gtk_widget_set_valign(controls.widget, GTK_ALIGN_END)
+      gtk_widget_add_css_class(controls.widget, "over-picture")
+      preview.addOverlay(controls.widget)
+    } else {
+      gtk_window_set_child(
+        typedWindow,
+        GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [preview.widget, controls.widget]))
+    }
     if options.fullscreen {
       controls.showChoices(false)
       // NB: the size of the first monitor as well: without a window manager (a kiosk's bare X,
@@ -168,6 +177,7 @@ final class PhotoTimerWindow {
     .checklist .mark { min-width: 16px; }
     .flash { background: white; }
     .controls { padding: 10px; }
+    .controls.over-picture { background: rgba(0, 0, 0, 0.55); color: white; }
     .status.error { color: #c01c28; font-weight: bold; }
     .details { padding: 16px; }
     .details .heading { font-weight: bold; margin-top: 6px; }

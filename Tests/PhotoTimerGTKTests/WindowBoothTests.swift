@@ -96,8 +96,8 @@ extension WindowBoothTests {
       #expect(
         geometry.output.contains("Geometry: \(XServer.width)x\(XServer.height)"),
         "\(geometry.output)")
-      // The picture reaches 90 % of the way down: under it only the status and the buttons
-      // (the row of choices would take it to 80 %); the bar is the theme's light grey.
+      // The picture edge to edge: the status and the buttons lie over its foot, no light grey
+      // bar of the theme's under it (nor the row of choices, which would reach 80 %).
       try await until(.seconds(20)) {
         let shot = try await server.screenshot("booth-fullscreen")
         let (red, green, blue) = shot.pixel(XServer.width / 2, XServer.height * 9 / 10 - 10)
