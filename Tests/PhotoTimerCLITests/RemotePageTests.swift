@@ -284,6 +284,17 @@ import Testing
     let shots = try await browser.run("return document.querySelectorAll('.shots img').length")
     #expect(shots as? Int == 2)
     try await browser.saveScreenshot("guest-page")
+    // The event's gallery, as the session's page links it: the session's collage there.
+    let gallery = link.replacingOccurrences(of: "/guest/session/1?", with: "/guest?")
+    try await browser.open(gallery)
+    #expect(
+      try await browser.wait(
+        for: "const i = document.querySelector('.gallery img'); return i && i.naturalWidth > 0"))
+    try await browser.saveScreenshot("guest-gallery")
+    try await browser.open(link)
+    #expect(
+      try await browser.wait(
+        for: "const i = document.querySelector('.collage img'); return i && i.naturalWidth > 0"))
     let download = try #require(
       try await browser.run("return document.querySelector('a.button').href") as? String)
     let saved = program.folder.appendingPathComponent("downloaded.jpg").path
