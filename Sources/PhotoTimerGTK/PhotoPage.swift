@@ -19,6 +19,8 @@ final class PhotoPage {
   /// The details beside the picture (hidden beside a booth's collage).
   private var side: Widget?
   private let timeline = TimelineChart()
+  /// The words under a booth's collage card, for the guests.
+  private let caption = GTK.label("", classes: ["card-caption"])
 
   /// The summary rows the page shows, in order; one the photo lacks (people, when the step
   /// was off or late) is hidden.
@@ -56,7 +58,10 @@ final class PhotoPage {
     details = values
     headings = titles
     side = box
-    widget = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [picture, box])
+    GTK.setVisible(caption, false)
+    let column = GTK.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [picture, caption])
+    gtk_widget_add_css_class(column, "preview")
+    widget = GTK.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [column, box])
   }
 
   private static func heading(_ text: String) -> Widget {
@@ -69,6 +74,7 @@ final class PhotoPage {
   func show(_ photo: CapturedPhoto) {
     self.photo = photo
     side.map { GTK.setVisible($0, true) }
+    GTK.setVisible(caption, false)
     let summary = PhotoTimerPresentation(state: PhotoTimerState(status: .captured(photo))).summary
     for (index, label) in Self.detailRows.enumerated() {
       let row = summary.first { $0.label == label }
@@ -85,16 +91,19 @@ final class PhotoPage {
   }
 
   /// Shows a booth's collage card (the collage with the guests' QR code), the whole page
-  /// its: no details beside it.
-  func showCollage(_ card: Frame) {
+  /// its: no details beside it; `caption` under it when there is a code to scan.
+  func showCollage(_ card: Frame, caption text: String?) {
     photo = nil
     side.map { GTK.setVisible($0, false) }
     GTK.show(card, in: picture)
+    GTK.setText(caption, text ?? "")
+    GTK.setVisible(caption, text != nil)
   }
 
   /// Forgets the photo.
   func clear() {
     photo = nil
+    GTK.setVisible(caption, false)
   }
 
   /// `photo`'s picture, decoded from its file off the main thread and scaled to fit a screen,

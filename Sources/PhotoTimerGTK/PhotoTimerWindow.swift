@@ -177,6 +177,10 @@ final class PhotoTimerWindow {
     .checklist .mark { min-width: 16px; }
     .flash { background: white; }
     .controls { padding: 10px; }
+    .card-caption {
+      font-size: 28px; font-weight: bold; color: white; background: rgb(24, 24, 24);
+      padding: 12px;
+    }
     .controls.over-picture { background: rgba(0, 0, 0, 0.55); color: white; }
     .status.error { color: #c01c28; font-weight: bold; }
     .details { padding: 16px; }

@@ -64,7 +64,8 @@ final class WindowPages {
           collage: collage, code: code, room: PreviewSize(width: 1600, height: 900))
       }.value
       guard let card, !closing else { return }
-      views.photo.showCollage(card)
+      views.photo.showCollage(
+        card, caption: code != nil ? "Scan the code with your phone to get your photos" : nil)
       page = .photo
       views.preview.showPhotoPage(true)
       changed()
