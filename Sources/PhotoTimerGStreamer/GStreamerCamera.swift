@@ -115,7 +115,7 @@ public struct GStreamerCamera<C: Clock>: CameraSource where C.Duration == Durati
       device: .v4l2(path), mode: mode, make: device.make, model: device.model, clock: clock)
   }
 
-  /// A webcam's exposure, gain, white balance and focus controls (``V4L2Controls``); `nil`
+  /// A webcam's exposure, gain, white balance and focus controls (through V4L2); `nil`
   /// for the other devices.
   public var controls: (any CameraControls)? {
     if case .v4l2(let path) = device { return V4L2Controls(path) }
