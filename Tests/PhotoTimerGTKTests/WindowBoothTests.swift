@@ -231,9 +231,18 @@ extension WindowBoothTests {
       "mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", folder.path,
     ])
     try #require(mounted.exit == .status(0), "mount: \(mounted.output)")
-    defer {
-      _ = try? ChildProcess(command: ["umount", "-l", folder.path])
+    do {
+      try await fillAndRecover(folder)
+    } catch {
+      _ = try? await ChildProcess.run(["umount", "-l", folder.path])
+      throw error
     }
+    _ = try? await ChildProcess.run(["umount", "-l", folder.path])
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// The booth on `folder`, a small file system: filled, then freed.
+  private func fillAndRecover(_ folder: URL) async throws {
     let filler = folder.appendingPathComponent("filler")
     let filled = try await ChildProcess.run([
       "dd", "if=/dev/zero", "of=\(filler.path)", "bs=64k",
