@@ -159,8 +159,10 @@ final class BoothScreen {
     let other =
       GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue
       | GDK_META_MASK.rawValue
-    // NB: Shift, Control… alone are no press; a shortcut keeps its meaning.
-    guard !Self.isModifier(key), modifiers.rawValue & other == 0, !WindowActions.isShortcut(key)
+    // NB: Shift, Control… alone are no press; a shortcut keeps its meaning; in a window (not
+    // the full screen) Tab, the arrows and the function keys still move about its controls.
+    guard !Self.isModifier(key), modifiers.rawValue & other == 0, !WindowActions.isShortcut(key),
+      kiosk || !Self.isNavigation(key)
     else { return nil }
     return button() ? true : nil
   }
@@ -195,6 +197,16 @@ final class BoothScreen {
       pages.showCollage(collage.file, guest: collage.guest)
       tracer?.booth("idle collage \(index)")
     }
+  }
+
+  /// Tab, the arrows, Page Up and Down, Home, End, the function keys, the menu key.
+  private static func isNavigation(_ key: UInt32) -> Bool {
+    let keys = [
+      GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_Up, GDK_KEY_Down,
+      GDK_KEY_Page_Up, GDK_KEY_Page_Down, GDK_KEY_Home, GDK_KEY_End, GDK_KEY_Menu,
+    ]
+    return keys.contains(Int32(key))
+      || (Int32(GDK_KEY_F1)...Int32(GDK_KEY_F35)).contains(Int32(key))
   }
 
   /// Shift, Control, Alt, Super, Caps Lock… (`GDK_KEY_Shift_L` to `GDK_KEY_Hyper_R`).

@@ -303,7 +303,12 @@ struct PhotoTimerCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-cli-names-\(getpid())")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let common = ["--seconds", "0", "--no-location", "--size", "320x240", "-o", folder.path]
+    // NB: names, not timing: under AddressSanitizer beside the other suites the scene
+    // camera's renderer (nice 15) once took more than the default 10 s to settle.
+    let common = [
+      "--seconds", "0", "--no-location", "--size", "320x240", "-o", folder.path,
+      "--camera-wait", "60",
+    ]
     let plain = try await CommandRun.run(common)
     #expect(plain.status == 0, "\(plain.error)")
     let lines = plain.output.split(separator: "\n").map(String.init)

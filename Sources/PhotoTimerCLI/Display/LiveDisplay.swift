@@ -332,6 +332,9 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
   private func hidePhoto(_ frame: Frame) {
     guard photo == frame, photoShown else { return }
     photoShown = false
+    // NB: the collage's card gone, its guests' link goes with it: the picture's place and the
+    // remote's own code are back.
+    if previewMethod != nil { frames.guest = nil }
     draw()
   }
 
