@@ -9,21 +9,9 @@ extension Benchmarks {
   static let fullscreenSource = "testsrc2=size=1920x1080:rate=30"
 
   static func windowFullscreen() async {
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let binary = folder.appendingPathComponent("phototimer-gtk").path
-    guard access(binary, X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0,
-      access("/usr/bin/xdotool", X_OK) == 0
-    else {
-      print("window fullscreen: needs phototimer-gtk built beside the benchmark, Xvfb and xdotool")
-      return
-    }
-    let server: VirtualDisplay
-    do {
-      server = try await VirtualDisplay(width: 1920, height: 1080)
-    } catch {
-      print("window fullscreen: \(error)")
-      return
-    }
+    guard
+      let (binary, server) = await windowBench("window fullscreen", width: 1920, height: 1080)
+    else { return }
     var ours: [WindowRun] = []
     var ffplay: [Double] = []
     for _ in 0..<3 {

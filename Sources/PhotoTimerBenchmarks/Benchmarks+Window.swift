@@ -18,22 +18,29 @@ extension Benchmarks {
 
   static let windowSource = "testsrc2=size=1280x720:rate=30"
 
-  static func window() async {
+  /// The release `phototimer-gtk` beside the benchmark and an Xvfb of `width` × `height`
+  /// to run it on; `nil`, said under `part`'s name, when either is missing.
+  static func windowBench(
+    _ part: String, width: Int = 1280, height: Int = 800
+  ) async -> (binary: String, server: VirtualDisplay)? {
     let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let binary = folder.appendingPathComponent("phototimer-gtk").path
     guard access(binary, X_OK) == 0, access("/usr/bin/Xvfb", X_OK) == 0,
       access("/usr/bin/xdotool", X_OK) == 0
     else {
-      print("window: needs phototimer-gtk built beside the benchmark, Xvfb and xdotool")
-      return
+      print("\(part): needs phototimer-gtk built beside the benchmark, Xvfb and xdotool")
+      return nil
     }
-    let server: VirtualDisplay
     do {
-      server = try await VirtualDisplay()
+      return (binary, try await VirtualDisplay(width: width, height: height))
     } catch {
-      print("window: \(error)")
-      return
+      print("\(part): \(error)")
+      return nil
     }
+  }
+
+  static func window() async {
+    guard let (binary, server) = await windowBench("window") else { return }
     var runs: [WindowRun] = []
     var ffplay: [Double] = []
     for _ in 0..<3 {
