@@ -120,6 +120,12 @@ let package = Package(
       dependencies: [
         "PhotoTimerConcurrency", "PhotoTimer", "PhotoTimerPOSIX", "CCivetWeb", "CQRencode",
       ]),
+    // Printing through CUPS: paper checked, jobs sent and followed, the printer's state.
+    .target(
+      name: "PhotoTimerCUPS", dependencies: ["PhotoTimerConcurrency", "PhotoTimer", "CCUPS"]),
+    // NB: Debian's libcups2-dev ships no pkg-config file (cups-config instead); its headers
+    // are in /usr/include.
+    .systemLibrary(name: "CCUPS", providers: [.apt(["libcups2-dev"])]),
     // NB: Debian's civetweb ships no pkg-config file; its header is in /usr/include.
     .systemLibrary(name: "CCivetWeb", providers: [.apt(["libcivetweb-dev"])]),
     .systemLibrary(
@@ -173,7 +179,7 @@ let package = Package(
         "PhotoTimerConcurrency", "PhotoTimerCommandLine",
         "PhotoTimer", "PhotoTimerLocation", "PhotoTimerGPSD", "PhotoTimerImaging", "PhotoTimerJPEG",
         "PhotoTimerFFmpeg", "PhotoTimerGPhoto2", "PhotoTimerGStreamer", "PhotoTimerPOSIX",
-        "PhotoTimerRemote", "PhotoTimerFaces", "PhotoTimerText",
+        "PhotoTimerRemote", "PhotoTimerFaces", "PhotoTimerText", "PhotoTimerCUPS",
       ]),
     // Terminal output only.
     .executableTarget(
@@ -319,6 +325,10 @@ let package = Package(
         "PhotoTimerHarnesses", "PhotoTimerImaging", "PhotoTimerJPEG", "PhotoTimerTerminal",
         "PhotoTimerTesting", "PhotoTimerRemote", "PhotoTimerCommandLine",
       ]),
+    // Printing through a CUPS of the tests' own.
+    .testTarget(
+      name: "PhotoTimerCUPSTests",
+      dependencies: ["PhotoTimerCUPS", "PhotoTimer", "PhotoTimerHarnesses", "PhotoTimerPOSIX"]),
     // The booth's text, drawn and looked at.
     .testTarget(
       name: "PhotoTimerTextTests", dependencies: ["PhotoTimerText", "PhotoTimerImaging"]),

@@ -23,6 +23,8 @@ enum CommandInput: Sendable {
   case reviewEnded(Int)
   /// What happened in a booth session, in order.
   case booth([BoothEvent])
+  /// What printing reported.
+  case print([PrintEvent])
 
   /// What the screen's stage says, as an input; `nil` for what the command does not hear (a
   /// rebuild: the command builds its camera once).

@@ -10,9 +10,39 @@ extension CommandSession {
     let (passed, problems) = booth.pass(events, remote: remote, time: time)
     for problem in problems { model.post(note: problem) }
     for event in passed {
-      if case .collage(_, let file, _, _) = event { model.post(note: "collage saved: \(file)") }
+      if case .collage(_, let file, _, _) = event {
+        model.post(note: "collage saved: \(file)")
+        printer?.offer(file)
+      }
       if let notice = event.notice { model.post(note: notice) }
-      await display.showBooth(event, time: time)
+      await display.showEvent(event, time: time)
     }
+  }
+
+  /// Passes printing's `events` on (the phones, the event's log) and shows them.
+  func printHappened(_ events: [PrintEvent], display: any CommandDisplay) async {
+    guard let printer else { return }
+    let time = progress.record.now
+    for problem in printer.pass(events, remote: remote, time: time) { model.post(note: problem) }
+    for event in events {
+      if let notice = event.notice ?? printer.desk.words { model.post(note: notice) }
+      await display.showEvent(event, time: time)
+    }
+  }
+
+  /// Whether the command stays open after its last session for a print on its way: until it
+  /// is printed, or the printer holds it (out of paper: it stays queued in CUPS), or a signal.
+  var printsKeepOpen: Bool {
+    guard let printer, progress.record.signal == nil else { return false }
+    return printer.keepsFrontEndOpen
+  }
+
+  /// Print or Resume, by key: done, or refused with the reason on the screen.
+  func askPrinter(_ intent: PrintDesk.Intent) {
+    guard let printer else {
+      model.post(note: "not now: no printer (start with --print)")
+      return
+    }
+    if case .refused(let why) = printer.ask(intent) { model.post(note: "not now: \(why)") }
   }
 }

@@ -29,6 +29,8 @@ final class CommandSession {
   var progress: CommandProgress
   /// The booth, for `phototimer booth`.
   let booth: BoothRunner?
+  /// Printing, with `--print`.
+  let printer: PrintRunner?
   /// The phone's remote, while it serves.
   private(set) var remote: RemoteLink?
   /// Whether the command frames between counts and goes on after each photo: `--frame`, a
@@ -50,11 +52,13 @@ final class CommandSession {
   ///   - clock: The clock the runs keep time on; tests pass a `TestClock`.
   ///   - ready: The count that starts itself on `camera` (`--start-when-ready`), if asked for.
   ///   - booth: The booth, for `phototimer booth`.
+  ///   - printer: Printing, with `--print`.
   init(
     options: CommandOptions.RunOptions, services: PhotoTimerServices, screen: CommandScreen,
     camera: LiveCamera?, identity: CameraIdentity? = nil, ready: ReadyWatch? = nil,
     sink: any OutputSink = StandardOutputSink(), keys: AsyncStream<Key>? = nil,
-    clock: any Clock<Duration> = ContinuousClock(), booth: BoothRunner? = nil
+    clock: any Clock<Duration> = ContinuousClock(), booth: BoothRunner? = nil,
+    printer: PrintRunner? = nil
   ) {
     self.options = options
     self.screen = screen
@@ -75,6 +79,7 @@ final class CommandSession {
       autoStart: screen.frames && ready != nil ? options.startWhenReady : nil)
     configuration.booth = options.booth ? options.boothPlan : nil
     self.booth = booth
+    self.printer = printer
     let session = FrontEndSession(configuration)
     progress = CommandProgress(
       session: session,
@@ -106,6 +111,8 @@ final class CommandSession {
     self.input = input
     let listeners = CommandListeners(readsKeys: keys == nil && screen.mode == .live, into: input)
     booth?.report = { input.yield(.booth($0)) }
+    printer?.report = { input.yield(.print($0)) }
+    printer?.start()
     let updates = model.updates()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -135,8 +142,9 @@ final class CommandSession {
       }
       for await next in inputs {
         await handle(next, display: display)
-        // NB: a booth's collage still being drawn is saved and said before the command ends.
-        if progress.session.isOver, booth?.isComposing != true { break }
+        // NB: a booth's collage still being drawn is saved and said before the command ends;
+        // so is a print on its way (until it is printed or the printer holds it).
+        if progress.session.isOver, booth?.isComposing != true, !printsKeepOpen { break }
       }
       group.cancelAll()
     }
@@ -145,6 +153,9 @@ final class CommandSession {
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
     await booth?.finish()
+    for event in await printer?.finish(waitingForPrints: false) ?? [] {
+      await display.showEvent(event, time: progress.record.now)
+    }
     await stage.stopFeeding()
     self.input = nil
     let last = model.presentation(isOver: true)
@@ -220,6 +231,8 @@ final class CommandSession {
       apply(progress.session.reviewEnded(shot: shot, model: model.snapshot))
     case .booth(let events):
       await boothHappened(events, display: display)
+    case .print(let events):
+      await printHappened(events, display: display)
     }
     if !progress.session.isOver { await draw(display) }
   }
@@ -249,7 +262,12 @@ final class CommandSession {
   /// to the front-end machine. Returns when it happened, on the command's time axis.
   private func handled(_ update: PhotoTimerViewModel.Update) -> Duration {
     progress.shown = update.snapshot
+    let saved = progress.record.saved.count
     let time = progress.record.record(update)
+    // NB: a booth prints its collage, not its shots.
+    if !options.booth, progress.record.saved.count > saved, let file = progress.record.saved.last {
+      printer?.offer(file.path)
+    }
     // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
     // DSLR's live view is only the preview: gphoto2 still takes the photos).
     let gone = camera?.isFailed ?? false && !options.camera.kind.shootsItself

@@ -69,6 +69,16 @@ struct PhotoTimerCommand {
         writeError("error: \(error)\n")
         exit(ExitCode.failure.rawValue)
       }
+      // NB: a printer that has no paper of the layout's size is said before anything counts;
+      // one that cannot be reached now is said and watched.
+      let printer = PrintRunner.prepare(
+        run, layout: booth?.layout, log: booth?.log, clock: ContinuousClock())
+      do throws(PrintError) {
+        try await printer?.check()
+      } catch {
+        writeError("error: \(error)\n")
+        exit(ExitCode.failure.rawValue)
+      }
       if run.frame, CommandScreen.mode(run, interactive: Terminal.isInteractive) != .live {
         writeError(
           "error: --frame needs a terminal to show the preview and read keys\n"
@@ -101,7 +111,7 @@ struct PhotoTimerCommand {
         hasCamera: parts.hasCamera)
       let session = CommandSession(
         options: run, services: parts.services, screen: screen, camera: parts.camera,
-        identity: parts.identity, ready: parts.ready, booth: booth)
+        identity: parts.identity, ready: parts.ready, booth: booth, printer: printer)
       exit(await session.run().rawValue)
     }
   }

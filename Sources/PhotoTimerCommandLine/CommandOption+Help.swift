@@ -13,7 +13,8 @@ extension CommandOption {
     .cameraWait, .filter, .noPeople, .keepOriginal, .burst, .size, .quality, .beep, .noBeep,
     .mirror,
     .noMirror, .remote, .startWhenReady, .shots, .between, .review, .retakes, .layout, .event,
-    .noGuestLinks, .fullscreen, .idle, .help, .version,
+    .noGuestLinks, .fullscreen, .idle, .print, .copies, .autoPrint, .maxPrints, .maxQueue,
+    .help, .version,
   ]
 
   /// The widest `--help` line, in columns: a terminal's default width.

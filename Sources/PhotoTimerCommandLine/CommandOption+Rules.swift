@@ -52,6 +52,10 @@ extension CommandOption {
     },
     Conflict(
       [.startWhenReady, .interval], because: ": a time-lapse does not wait for the people"),
+    Conflict([.print, .simulate]) { _ in
+      "--print needs a photo to print; it cannot be combined with --simulate"
+    },
+    Conflict([.print, .interval], because: ": a time-lapse does not print"),
   ]
 
   /// The options only a booth takes (`phototimer booth`).
@@ -68,16 +72,17 @@ extension CommandOption {
     "a booth takes one photo a shot, from a camera's pictures, each kept or taken again"
 
   /// Every option that needs another, declared once.
-  package static let requirements: [Requirement] = [
-    Requirement(
-      option: .count, needs: .interval,
-      message: "--count needs --interval SECONDS (the time between shots)"),
-    Requirement(
-      option: .interval, needs: .count, message: "--interval needs --count N (how many shots)"),
-    Requirement(
-      option: .noGuestLinks, needs: .remote,
-      message: "--no-guest-links turns off the remote's guest links: it needs --remote"),
-  ]
+  package static let requirements: [Requirement] =
+    [
+      Requirement(
+        option: .count, needs: .interval,
+        message: "--count needs --interval SECONDS (the time between shots)"),
+      Requirement(
+        option: .interval, needs: .count, message: "--interval needs --count N (how many shots)"),
+      Requirement(
+        option: .noGuestLinks, needs: .remote,
+        message: "--no-guest-links turns off the remote's guest links: it needs --remote"),
+    ] + printRequirements
 
   /// The problems of `given` (in the order they were given) under the declared conflicts and
   /// requirements.

@@ -16,6 +16,7 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
   case frame, startWhenReady, noPreview, mirror, noMirror
   case remote
   case shots, between, review, retakes, layout, event, noGuestLinks, fullscreen, idle
+  case print, copies, autoPrint, maxPrints, maxQueue
   case help, version
 
   /// What an option's value is.
@@ -411,6 +412,8 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         set: .flag { $0.mirror = false })
     case .shots, .between, .review, .retakes, .layout, .event, .noGuestLinks, .fullscreen, .idle:
       boothDeclaration
+    case .print, .copies, .autoPrint, .maxPrints, .maxQueue:
+      printDeclaration
     case .help:
       Declaration(
         names: ["-h", "--help"], value: nil, help: ["show this help"],

@@ -85,6 +85,11 @@ package struct CommandOptions: Equatable {
     package var guestLinks = true
     /// `--fullscreen` (the window's): the window fills the screen.
     package var fullscreen = false
+    /// `--print`: whether the program prints.
+    package var printing = false
+    /// How it prints: `--print=PRINTER`, `--copies`, `--auto-print`, `--max-prints`,
+    /// `--max-queue`.
+    package var print = PrintDesk.Rules()
     /// `--idle` (the window's booth): seconds without a press before the live picture and the
     /// last collages take turns; 0 never.
     package var idle = 30

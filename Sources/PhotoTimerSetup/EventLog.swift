@@ -16,6 +16,9 @@ package final class EventLog: Sendable {
   package let path: String
   /// The highest session number the log had when it was opened (0 for a new event).
   package let lastSession: Int
+  /// The prints each photo had when the log was opened (its `print` events that completed),
+  /// by file.
+  package let printed: [String: Int]
   private let descriptor: FileDescriptor
 
   /// Opens (or starts) the log in `folder`, which exists.
@@ -32,6 +35,7 @@ package final class EventLog: Sendable {
       text = String(decoding: data, as: UTF8.self)
     }
     lastSession = Self.lastSession(in: text)
+    printed = Self.printed(in: text)
     do {
       descriptor = try FileDescriptor.open(path, flags: FileSystem.OpenFlags.appending)
     } catch {
@@ -57,6 +61,20 @@ package final class EventLog: Sendable {
       last = max(last, number)
     }
     return last
+  }
+
+  /// The prints each file had in `text`: its `print` events whose state is `completed`.
+  package static func printed(in text: String) -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for line in text.split(separator: "\n") where line.contains("\"print\"") {
+      guard let data = line.data(using: .utf8),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        object["event"] as? String == "print", object["state"] as? String == "completed",
+        let file = object["file"] as? String
+      else { continue }
+      counts[file, default: 0] += 1
+    }
+    return counts
   }
 
   /// Adds `line` (a JSON object) with the time of day, `"at"` first.

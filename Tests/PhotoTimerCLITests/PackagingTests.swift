@@ -53,8 +53,12 @@ struct PackagingTests {
     let long = ProgramHelp.Program.command.options.flatMap(\.declaration.names).filter {
       $0.hasPrefix("--")
     }
-    #expect(
-      Set(await words(.command, ["-"])) == Set(long + ["--remote=", "--start-when-ready="]))
+    let optional = ProgramHelp.Program.command.options.compactMap { option -> String? in
+      guard case .optional? = option.declaration.value else { return nil }
+      return option.name + "="
+    }
+    #expect(Set(optional) == ["--remote=", "--start-when-ready=", "--print="])
+    #expect(Set(await words(.command, ["-"])) == Set(long + optional))
     #expect(!(await words(.command, ["--json", "--js"])).contains("--json"))
     // The window refuses the terminal's options: they are not offered.
     #expect(await words(.window, ["--js"]) == [])

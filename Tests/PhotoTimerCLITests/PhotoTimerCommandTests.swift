@@ -43,15 +43,14 @@ struct CommandRun {
   /// and calling `received` with all of its output so far after each chunk.
   static func run(
     _ arguments: [String], interruptWhen: String?, timeLimit: Duration = .seconds(50),
-    received: @escaping @Sendable (String) -> Void = { _ in }
+    environment: [String] = [], received: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws -> CommandRun {
     // NB: a home of its own, so a run that saves to the default folder never touches the real
     // ~/Pictures.
     let command =
       [
         "env", "-u", "XDG_PICTURES_DIR", "-u", "XDG_CONFIG_HOME", "HOME=\(home.path)",
-        binary.path,
-      ] + arguments
+      ] + environment + [binary.path] + arguments
     let interrupted = Locked(false)
     let result = try await ChildProcess.run(command, timeLimit: timeLimit) { child, output in
       let text = String(decoding: output, as: UTF8.self)

@@ -33,8 +33,9 @@ actor JSONDisplay: CommandDisplay {
 
   /// `{"event":"session","t":0.4,"session":1,"state":"started","shots":4}`, `kept` and
   /// `retaken` with `shot` and `file`, `collage` with `file` (or `error`), and `session` with
-  /// `"state":"complete"` or `"ended"` and `kept`.
-  func showBooth(_ event: BoothEvent, time: Duration) {
+  /// `"state":"complete"` or `"ended"` and `kept`; `print` with `print`, `job`, `state`
+  /// and `file`, `printer` with `state`, `reasons` and its `trouble` and `step`.
+  func showEvent(_ event: any OutputEvent, time: Duration) {
     let line = event.jsonLine(time: time)
     failure.attempt { try sink.write(line + "\n") }
   }

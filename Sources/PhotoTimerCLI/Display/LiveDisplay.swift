@@ -293,8 +293,10 @@ actor LiveDisplay: CommandDisplay, PreviewTarget {
 
   /// A booth's collage: shown in the picture's place with its guests' QR code (in the text
   /// view, the code under the checklist) until the next count.
-  func showBooth(_ event: BoothEvent, time: Duration) {
-    guard !finished, case .collage(_, let file, _, let guest) = event else { return }
+  func showEvent(_ event: any OutputEvent, time: Duration) {
+    guard !finished, case .collage(_, let file, _, let guest)? = event as? BoothEvent else {
+      return
+    }
     let code = guest.flatMap { QRCode(encoding: $0) }
     frames.guest = guest.map { LiveFrames.GuestLink(link: $0, code: code) }
     if previewMethod != nil {

@@ -69,7 +69,7 @@ actor PlainDisplay: CommandDisplay {
   func close() -> String? { failure.message }
 
   /// `+4.210s  shot 1 kept: /home/me/Pictures/phototimer/IMG_….jpg`, `collage: …`.
-  func showBooth(_ event: BoothEvent, time: Duration) {
+  func showEvent(_ event: any OutputEvent, time: Duration) {
     let line = "+\(time.formattedSeconds(fractionDigits: 3))s  \(event.line)\n"
     failure.attempt { try sink.write(line) }
   }

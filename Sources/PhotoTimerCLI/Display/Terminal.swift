@@ -63,6 +63,10 @@ enum Key: Equatable {
   case restart
   /// w: the count that starts by itself once the group is in, on or off.
   case autoStart
+  /// p: print the last photo or collage (`--print`).
+  case print
+  /// u: let a stopped printer go on (`--print`).
+  case resume
 
   /// The actions the key asks for, the first one allowed now: space takes it now while
   /// counting, else starts; c cancels a count, and without framing ends the command.
@@ -73,6 +77,7 @@ enum Key: Equatable {
     case .quit: [.cancel, .quit]
     case .cancel: framing ? [.cancel] : [.cancel, .quit]
     case .autoStart: [.autoStart]
+    case .print, .resume: []
     }
   }
 
@@ -87,6 +92,8 @@ enum Key: Equatable {
       case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): .go
       case UInt8(ascii: "r"), UInt8(ascii: "R"): .restart
       case UInt8(ascii: "w"), UInt8(ascii: "W"): .autoStart
+      case UInt8(ascii: "p"), UInt8(ascii: "P"): .print
+      case UInt8(ascii: "u"), UInt8(ascii: "U"): .resume
       default: nil
       }
     }

@@ -30,16 +30,16 @@ protocol CommandDisplay: Sendable {
   /// for the output that has no screen to say it on (`--json`); the others show it in the
   /// presentation's status.
   func showReady(_ report: ScreenStage.ReadyReport, time: Duration) async
-  /// What happened in a booth session, at `time`: an event or a line for the outputs without
-  /// a screen; the live view says it in its status and note.
-  func showBooth(_ event: BoothEvent, time: Duration) async
+  /// What happened in a booth session or to a print, at `time`: an event or a line for the
+  /// outputs without a screen; the live view says it in its status and note.
+  func showEvent(_ event: any OutputEvent, time: Duration) async
 }
 
 extension CommandDisplay {
   /// Said in the status: nothing more to do.
   func showReady(_ report: ScreenStage.ReadyReport, time: Duration) async {}
   /// Said in the status and the note.
-  func showBooth(_ event: BoothEvent, time: Duration) async {}
+  func showEvent(_ event: any OutputEvent, time: Duration) async {}
 }
 
 /// Each preparation and the count on one time axis, for the summary chart: the photo's own
