@@ -254,8 +254,10 @@ final class CommandSession {
     _ snapshot: PhotoTimerViewModel.Snapshot,
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
-    progress.session.presentation(
+    var shown = progress.session.presentation(
       of: snapshot, audience: audience, framing: progress.record.framing, faces: progress.faces)
+    shown.printing = printer?.desk.controls
+    return shown
   }
 
   /// A change of the model: recorded for the chart and the outcome, and a session's end told

@@ -54,6 +54,12 @@ struct Doctor {
     let faces = await ProgramSetup.faceModelLine(options)
     line(faces.mark, faces.subject, faces.text)
 
+    // Printers: CUPS's destinations, their state and paper.
+    for found in await PrintRunner.doctorLines(options) {
+      line(found.mark, found.subject, found.text)
+      for detail in found.details { StandardStream.output.write(detail + "\n") }
+    }
+
     // Output folder.
     let store = ProgramSetup.store(options)
     do {

@@ -53,6 +53,14 @@ package struct CUPSPrinter: PrintService {
     try await call { connection in try connection.resume() }
   }
 
+  /// The paper for `page`, asked on this thread: for a program that cannot wait yet (the
+  /// window, before its loop runs).
+  package func mediaBlocking(for page: PrintPage) throws(PrintError) -> PrintMedia {
+    let connection = try CUPSConnection(destination: destination, server: server)
+    defer { connection.close() }
+    return try connection.media(for: page)
+  }
+
   /// The print server's destinations, for `doctor`: each one's state and paper.
   package static func destinations(
     server: String? = nil

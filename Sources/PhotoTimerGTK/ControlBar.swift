@@ -31,6 +31,9 @@ final class ControlBar {
   private let locationCheck: Widget
   private let mirrorCheck: Widget
   private let autoStartCheck: Widget
+  /// Print and Resume (`--print`): shown while printing, Resume only when the printer stopped.
+  private let printButton: Widget
+  private let resumeButton: Widget
   private let cameraMenu: Widget
   /// The row of choices (countdown, camera, look…), hidden on a booth's full screen.
   private var choicesRow: Widget?
@@ -68,6 +71,12 @@ final class ControlBar {
     gtk_widget_add_css_class(keep, "suggested-action")
     GTK.setVisible(keep, booth)
     GTK.setVisible(retake, booth)
+    printButton = GTK.button("_Print", tooltip: "Print the last photo or collage (p)")
+    resumeButton = GTK.button("Res_ume", tooltip: "Let the stopped printer go on (u)")
+    GTK.setVisible(printButton, false)
+    GTK.setVisible(resumeButton, false)
+    WindowActions.bind(printButton, to: .print)
+    WindowActions.bind(resumeButton, to: .resume)
     for (button, action) in [
       (start, WindowActions.Name.start), (now, .takeNow), (cancel, .cancel), (restart, .restart),
       (keep, .intent(.keep)), (retake, .intent(.retake)),
@@ -94,7 +103,7 @@ final class ControlBar {
     gtk_widget_set_hexpand(statusLabel, 1)
     let buttons = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-      [start, now, keep, retake, cancel, restart, autoStartCheck])
+      [start, now, keep, retake, cancel, restart, printButton, resumeButton, autoStartCheck])
     let row = GTK.box(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
       [countdownChoice, cameraMenu, sizeChoice, lookChoice, locationCheck, mirrorCheck, remote])
@@ -122,6 +131,8 @@ final class ControlBar {
       GTK.setSensitive(choice, !running)
     }
     GTK.setVisible(autoStartCheck, content.autoStart != nil)
+    GTK.setVisible(printButton, content.printing != nil)
+    GTK.setVisible(resumeButton, content.printing?.canResume == true)
     let button = gobject(raw(autoStartCheck), as: GtkCheckButton.self)
     let on = content.autoStart ?? false
     // NB: set from the presentation; the toggle it causes asks for what is already so.

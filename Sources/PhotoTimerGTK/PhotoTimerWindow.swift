@@ -30,6 +30,8 @@ final class PhotoTimerWindow {
   private var controller: WindowController?
   /// The booth (`--booth`), handed to the controller.
   private let booth: BoothRunner?
+  /// Printing (`--print`), handed to the controller.
+  private let printer: PrintRunner?
   /// Hides a still cursor on a full screen.
   private var cursorTimer: Task<Void, Never>?
   private var closing: Task<Void, Never>?
@@ -37,9 +39,11 @@ final class PhotoTimerWindow {
 
   init(
     application: UnsafeMutablePointer<GtkApplication>, options: CommandOptions.RunOptions,
-    settings: WindowSettings, settingsFile: URL, trace: Trace?, booth: BoothRunner? = nil
+    settings: WindowSettings, settingsFile: URL, trace: Trace?, booth: BoothRunner? = nil,
+    printer: PrintRunner? = nil
   ) {
     self.booth = booth
+    self.printer = printer
     self.options = options
     self.settings = settings
     self.settingsFile = settingsFile
@@ -142,7 +146,7 @@ final class PhotoTimerWindow {
         window: window, preview: preview, controls: controls, cameras: cameras, photo: photo,
         actions: actions, remote: remote),
       options: options, settings: settings, store: SettingsStore(file: settingsFile), trace: trace,
-      booth: booth, leave: { [weak self] in self?.close() })
+      booth: booth, printer: printer, leave: { [weak self] in self?.close() })
     self.controller = controller
     gtk_window_present(typedWindow)
     controller.begin()

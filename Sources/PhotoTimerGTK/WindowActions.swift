@@ -20,9 +20,15 @@ final class WindowActions {
     case back
     /// The photo's folder in the file manager.
     case openFolder
+    /// Print the last photo or collage (`--print`): the print desk answers.
+    case print
+    /// Let a stopped printer go on (`--print`).
+    case resume
 
     static let allCases: [Name] =
-      PhotoTimerPresentation.Action.allCases.map(Name.intent) + [.back, .openFolder]
+      PhotoTimerPresentation.Action.allCases.map(Name.intent) + [
+        .back, .openFolder, .print, .resume,
+      ]
 
     static var start: Name { .intent(.start) }
     static var takeNow: Name { .intent(.takeNow) }
@@ -36,6 +42,8 @@ final class WindowActions {
       case .intent(let action): action.rawValue
       case .back: "back"
       case .openFolder: "open-folder"
+      case .print: "print"
+      case .resume: "resume"
       }
     }
 
@@ -62,6 +70,10 @@ final class WindowActions {
     Shortcut(key: GDK_KEY_R, actions: [.intent(.retake), .restart, .start]),
     Shortcut(key: GDK_KEY_w, actions: [.intent(.autoStart)]),
     Shortcut(key: GDK_KEY_W, actions: [.intent(.autoStart)]),
+    Shortcut(key: GDK_KEY_p, actions: [.print]),
+    Shortcut(key: GDK_KEY_P, actions: [.print]),
+    Shortcut(key: GDK_KEY_u, actions: [.resume]),
+    Shortcut(key: GDK_KEY_U, actions: [.resume]),
     Shortcut(key: GDK_KEY_q, control: true, actions: [.quit]),
     Shortcut(key: GDK_KEY_Q, control: true, actions: [.quit]),
   ]
@@ -71,7 +83,17 @@ final class WindowActions {
 
   /// Makes the actions, each calling `perform` with its name, in `window`'s `win` group,
   /// with the window's keys.
+  /// Asks for `name` itself, enabled or not (Print and Resume: a refusal is said).
+  private let ask: @MainActor (Name) -> Void
+
+  /// Whether a key asks for `name` even when it is off (the print desk says why not).
+  private func asks(_ name: Name) -> Bool { printing && (name == .print || name == .resume) }
+
+  /// Whether the window prints (`--print`).
+  var printing = false
+
   init(window: Widget, perform: @escaping @MainActor (Name) -> Void) {
+    ask = perform
     for name in Name.allCases {
       let action = made(g_simple_action_new(name.rawValue, nil))
       Signal.activated(raw(action)) { perform(name) }
@@ -141,9 +163,14 @@ final class WindowActions {
     let other = GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue
     guard modifiers.rawValue & other == 0,
       let shortcut = Self.shortcuts.first(where: { Int32(key) == $0.key && control == $0.control }),
-      let name = shortcut.actions.first(where: isEnabled),
+      let name = shortcut.actions.first(where: isEnabled) ?? shortcut.actions.first(where: asks),
       let action = actions[name]
     else { return false }
+    // NB: Print and Resume are asked even when off: the print desk says why not.
+    if !isEnabled(name) {
+      ask(name)
+      return true
+    }
     g_action_activate(action, nil)
     return true
   }

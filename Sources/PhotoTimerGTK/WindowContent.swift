@@ -23,6 +23,8 @@ struct WindowContent: Equatable {
   var allowed: [PhotoTimerPresentation.Action]
   /// The switch for a count that starts by itself: on, off, or `nil` (hidden).
   var autoStart: Bool?
+  /// Printing: Print, Resume and where printing is; `nil` without `--print`.
+  var printing: PrintControls?
 
   init(_ shown: PhotoTimerPresentation) {
     count = shown.count.map(String.init)
@@ -35,5 +37,20 @@ struct WindowContent: Equatable {
     }
     allowed = shown.actions
     autoStart = shown.autoStart
+    printing = shown.printing
+    // NB: a printer's trouble is the most pressing news: it takes the status line, in red.
+    if let words = shown.printing?.words,
+      words.hasPrefix("the printer stopped") || words.hasPrefix("no printer")
+    {
+      status = words
+      isError = true
+    } else if let words = shown.printing?.words, shown.count == nil {
+      status += " · " + words
+    }
+    // NB: a refused press is answered on the line, the printer's trouble kept beside it.
+    if let note = shown.note, note.hasPrefix("not now: ") {
+      status = isError && shown.printing != nil ? "\(note) · \(status)" : note
+      isError = true
+    }
   }
 }

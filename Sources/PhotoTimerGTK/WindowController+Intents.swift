@@ -13,6 +13,8 @@ extension WindowController {
     // NB: the window closes itself (it owns the controller).
     case .intent(.quit): break
     case .intent(let action): ask(action)
+    case .print: askPrinter(.print)
+    case .resume: askPrinter(.resume)
     case .back: pages.showPreview()
     case .openFolder: views.photo.openFolder()
     }
@@ -82,10 +84,39 @@ extension WindowController {
       if let notice = event.notice { views.controls.showStatus(notice, isError: false) }
       boothScreen?.activity()
       if case .collage(_, let file, _, let guest) = event {
+        printer?.offer(file)
         pages.showCollage(URL(fileURLWithPath: file), guest: guest)
         boothScreen?.collageMade(URL(fileURLWithPath: file), guest: guest)
       }
     }
+  }
+
+  /// Print or Resume (a button, a key): done, or refused with the reason on the screen.
+  func askPrinter(_ intent: PrintDesk.Intent) {
+    guard let printer else { return }
+    boothScreen?.activity()
+    if case .refused(let why) = printer.ask(intent) {
+      printRefusal = why
+      // NB: for a window started from a terminal (and its tests).
+      try? FileHandle.standardOutput.write(contentsOf: Data("not now: \(why)\n".utf8))
+    } else {
+      printRefusal = nil
+    }
+    render()
+  }
+
+  /// What printing reports: passed on (the phones, the event's log), a line on standard
+  /// output each, and the screen drawn again (the status says where printing is).
+  func printHappened(_ events: [PrintEvent]) {
+    guard let printer else { return }
+    printRefusal = nil
+    let problems = printer.pass(events, remote: remote.link, time: started.duration(to: .now))
+    for problem in problems { views.controls.showStatus(problem, isError: true) }
+    for event in events {
+      // NB: for a window started from a terminal (and its tests).
+      try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
+    }
+    render()
   }
 
   // MARK: - Choices

@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
 import PhotoTimerSetup
@@ -47,6 +48,10 @@ final class WindowController {
 
   /// The booth (`--booth`): its sessions' shots, reviews and collages.
   let booth: BoothRunner?
+  /// Printing (`--print`): the print desk's effects, each job followed, the printer watched.
+  let printer: PrintRunner?
+  /// Why the last Print or Resume was refused, shown until printing changes.
+  var printRefusal: String?
   /// The camera being opened again after it failed (a booth's).
   var reopening: Task<Void, Never>?
   /// The problem the trace last recorded.
@@ -58,10 +63,11 @@ final class WindowController {
 
   init(
     views: WindowViews, options: CommandOptions.RunOptions, settings: WindowSettings,
-    store: SettingsStore, trace: Trace?, booth: BoothRunner? = nil,
+    store: SettingsStore, trace: Trace?, booth: BoothRunner? = nil, printer: PrintRunner? = nil,
     leave: @escaping @MainActor () -> Void = {}
   ) {
     self.booth = booth
+    self.printer = printer
     var configuration = FrontEndSession.Configuration(
       frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil)
     configuration.booth = booth != nil ? options.boothPlan : nil
@@ -78,6 +84,7 @@ final class WindowController {
     stage.report = { [weak self] in self?.staged($0) }
     if let tracer { views.remote.popoverShown = tracer.popover }
     booth?.report = { [weak self] in self?.boothHappened($0) }
+    printer?.report = { [weak self] in self?.printHappened($0) }
     if booth != nil {
       boothScreen = BoothScreen(
         preview: views.preview, actions: views.actions, pages: screen.pages, tracer: tracer,
@@ -87,6 +94,13 @@ final class WindowController {
 
   /// Renders the first frame, then opens the camera and looks for the others.
   func begin() {
+    if let printer {
+      chores.start {
+        // NB: checked before the window opened; here the paper is kept and its note said.
+        try? await printer.check()
+        printer.start()
+      }
+    }
     render()
     tracer?.probeMainActor(chores)
     chores.start { [self] in
@@ -168,13 +182,22 @@ final class WindowController {
     guard self.model === model else { return }
     remote.publish(event, of: model, camera: stage.identity?.forGuests)
     if case .shutter = event.kind { screen.shutter() }
-    if case .captured(let photo) = event.kind { pages.showPhoto(photo) }
+    if case .captured(let photo) = event.kind {
+      pages.showPhoto(photo)
+      // NB: a booth prints its collage, not its shots.
+      if booth == nil, let file = photo.file { printer?.offer(file.path) }
+    }
   }
 
   /// What the window shows now, in the words of `audience` (the phone's page reads the same
   /// moment in its own words).
   func presentation(for audience: PhotoTimerPresentation.Audience) -> PhotoTimerPresentation {
-    session.presentation(of: snapshot, audience: audience, faces: faces)
+    var shown = session.presentation(of: snapshot, audience: audience, faces: faces)
+    shown.printing = printer?.desk.controls
+    if audience == .keyboard, let printRefusal, shown.note == nil {
+      shown.note = "not now: \(printRefusal)"
+    }
+    return shown
   }
 
   /// The model now, or an idle one while none is built.
@@ -205,6 +228,9 @@ final class WindowController {
     await stage.close()
     // NB: a collage being drawn is saved before the window goes.
     await booth?.finish()
+    for event in await printer?.finish(waitingForPrints: false) ?? [] {
+      try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
+    }
     await remote.stop()
     await chores.end()
     await preferences.close()

@@ -56,6 +56,9 @@ final class WindowScreen {
     views.actions.enable(
       allowed: content.allowed, back: pages.page == .photo && !running,
       openFolder: views.photo.photo?.file != nil)
+    views.actions.printing = content.printing != nil
+    views.actions.setEnabled(.print, content.printing?.canPrint == true)
+    views.actions.setEnabled(.resume, content.printing?.canResume == true)
     if running, case .succeeded(.filter(let suggestion))? = model?.reports[.filter]?.outcome {
       if feed.look?.filter != suggestion.filter { feed.look = Look(suggestion.filter) }
     } else if !running {

@@ -57,6 +57,14 @@ case .run(var options, let given):
     }
     fail("error: \(error)\n", status: .failure)
   }
+  // NB: a printer CUPS does not have, or without the layout's paper, is said before the
+  // window opens too.
+  // NB: asked here on the main thread, blocking: the window's loop does not run yet.
+  if let problem = PrintRunner.checkBlocking(options, layout: booth?.layout) {
+    fail("error: \(problem)\n", status: .failure)
+  }
+  let printer = PrintRunner.prepare(
+    options, layout: booth?.layout, log: booth?.log, clock: ContinuousClock())
 
   // NB: with no GPU render node, GTK's GL renderer is Mesa's software rasteriser, which took
   // twice the CPU of the cairo renderer for the same preview (BENCHMARKS.md); GSK_RENDERER
@@ -79,7 +87,8 @@ case .run(var options, let given):
   Signal.on(raw(application), "activate") {
     let window = PhotoTimerWindow(
       application: application, options: options, settings: settings,
-      settingsFile: settingsFile, trace: Trace(environment: environment), booth: booth)
+      settingsFile: settingsFile, trace: Trace(environment: environment), booth: booth,
+      printer: printer)
     PhotoTimerWindow.current = window
     window.present()
   }

@@ -117,5 +117,15 @@ struct PrintCommandTests {
       environment: environment)
     #expect(paper.status == 1)
     #expect(paper.error.contains("'booth' has no 8 × 10 in paper; it offers"), "\(paper.error)")
+    // doctor: the destinations, their state and paper.
+    try await server.tool(["cupsdisable", "booth"])
+    let doctor = try await CommandRun.run(
+      ["doctor"], interruptWhen: nil, timeLimit: .seconds(120), environment: environment)
+    #expect(
+      doctor.output.contains(
+        "printer        booth, phototimer test photo printer, PDF: the printer is paused: press Resume"
+      ),
+      "\(doctor.output)")
+    #expect(doctor.output.contains("paper: 2 x 6 in (+ borderless), 4 x 6 in (+ borderless)"))
   }
 }

@@ -136,7 +136,10 @@ final class RunningWindow: Sendable {
   static let binary: URL = URL(fileURLWithPath: CommandLine.arguments[0])
     .deletingLastPathComponent().appendingPathComponent("phototimer-gtk")
 
-  init(_ arguments: [String], on server: XServer, name: String, settings: String? = nil) throws {
+  init(
+    _ arguments: [String], on server: XServer, name: String, settings: String? = nil,
+    environment: [String] = []
+  ) throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(
       "phototimer-window-\(getpid())-\(name)")
     try? FileManager.default.removeItem(at: base)
@@ -157,9 +160,8 @@ final class RunningWindow: Sendable {
       command: [
         "/bin/sh", "-c", "log=$1; shift; exec env \"$@\" >\"$log\" 2>&1", "sh", log.path,
         "DISPLAY=\(server.display)", "XDG_CONFIG_HOME=\(config.path)",
-        "PHOTOTIMER_GTK_TRACE=\(trace.path)", "HOME=\(base.path)", Self.binary.path,
-        "-o", folder.path, "--no-location",
-      ] + arguments)
+        "PHOTOTIMER_GTK_TRACE=\(trace.path)", "HOME=\(base.path)",
+      ] + environment + [Self.binary.path, "-o", folder.path, "--no-location"] + arguments)
   }
 
   var lines: [String] {
@@ -222,13 +224,14 @@ func children(of pid: Int32, named name: String) -> [Int32] {
 
 /// Runs `body` with a fresh X server and the window on it, and stops both whatever happens.
 func withWindow(
-  _ arguments: [String], name: String, settings: String? = nil,
+  _ arguments: [String], name: String, settings: String? = nil, environment: [String] = [],
   _ body: (XServer, RunningWindow) async throws -> Void
 ) async throws {
   let server = try await XServer()
   let window: RunningWindow
   do {
-    window = try RunningWindow(arguments, on: server, name: name, settings: settings)
+    window = try RunningWindow(
+      arguments, on: server, name: name, settings: settings, environment: environment)
   } catch {
     await server.stop()
     throw error

@@ -223,6 +223,9 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
   /// The switch for a count that starts by itself once the group is in: on, off, or `nil`
   /// where there is none (``Action/autoStart`` turns it).
   public var autoStart: Bool?
+  /// Printing, where the front end prints (`--print`): what it offers and where it is; `nil`
+  /// elsewhere. The print desk (``PrintDesk``) answers its intents.
+  public var printing: PrintControls?
 
   /// The presentation of `state` in `context`.
   ///

@@ -227,3 +227,31 @@ extension PrintJob.State {
   /// Ended without a print: it does not count against a photo's prints.
   var failedToPrint: Bool { self == .cancelled || self == .aborted || self == .failed }
 }
+
+/// What a screen offers of printing now: Print, Resume, and the words of where printing is.
+/// Read from the desk (``PrintDesk/controls``), so a screen offers exactly what it accepts.
+public struct PrintControls: Hashable, Sendable {
+  /// Print would be accepted now.
+  public var canPrint: Bool
+  /// Resume would be accepted now.
+  public var canResume: Bool
+  /// Where printing is, in words (``PrintDesk/words``).
+  public var words: String?
+
+  /// Creates controls.
+  public init(canPrint: Bool, canResume: Bool, words: String?) {
+    self.canPrint = canPrint
+    self.canResume = canResume
+    self.words = words
+  }
+}
+
+extension PrintDesk {
+  /// What a screen offers now.
+  public var controls: PrintControls {
+    var copy = self
+    let print: Bool
+    if case .accepted = copy.ask(.print) { print = true } else { print = false }
+    return PrintControls(canPrint: print, canResume: canResume, words: words)
+  }
+}

@@ -54,6 +54,28 @@ package final class PrintRunner {
     self.followEvery = followEvery
   }
 
+  /// The page printing `options` asks for: the layout's (a booth's collage), else a 6 × 4 in
+  /// photo print.
+  package nonisolated static func page(of layout: BoothLayout?) -> PrintPage {
+    layout.map { PrintPage(pixels: $0.canvas.width, $0.canvas.height, dpi: $0.canvas.dpi) }
+      ?? PrintPage(width: 6, height: 4)
+  }
+
+  /// ``check()`` on this thread, blocking, for a program whose loop does not run yet (the
+  /// window before GTK's): the error, if the printer is missing or has not the paper.
+  package nonisolated static func checkBlocking(
+    _ options: CommandOptions.RunOptions, layout: BoothLayout?
+  ) -> PrintError? {
+    guard options.printing else { return nil }
+    let printer = CUPSPrinter(destination: options.print.destination)
+    do throws(PrintError) {
+      _ = try printer.mediaBlocking(for: page(of: layout))
+      return nil
+    } catch {
+      return error.serverDown ? nil : error
+    }
+  }
+
   /// The printing `options` ask for (`nil` without `--print`), through CUPS, on the paper of
   /// `layout` (a booth's collage) or a 6 × 4 in photo print.
   package static func prepare(
@@ -61,12 +83,9 @@ package final class PrintRunner {
     clock: any Clock<Duration>
   ) -> PrintRunner? {
     guard options.printing else { return nil }
-    let page =
-      layout.map { PrintPage(pixels: $0.canvas.width, $0.canvas.height, dpi: $0.canvas.dpi) }
-      ?? PrintPage(width: 6, height: 4)
     return PrintRunner(
       rules: options.print, service: CUPSPrinter(destination: options.print.destination),
-      page: page, clock: clock, log: log)
+      page: page(of: layout), clock: clock, log: log)
   }
 
   /// Checks the printer and its paper before anything counts: a printer CUPS does not have,
