@@ -69,6 +69,7 @@ package enum ProgramHelp {
           Entry(
             "with --frame",
             "space starts, c goes back to framing, q or Esc quits while framing"),
+          Entry("p, u", "with --print: print the last photo or collage; resume a stopped printer"),
         ]
       case .window:
         [
@@ -78,6 +79,7 @@ package enum ProgramHelp {
           Entry("r", "restart the count"),
           Entry("w", "the count that starts by itself once the group is in, on or off"),
           Entry("--booth", "space keeps the shot under review, r takes it again"),
+          Entry("p, u", "with --print: print the last photo or collage; resume a stopped printer"),
           Entry("Ctrl+Q", "close the window"),
         ]
       }
