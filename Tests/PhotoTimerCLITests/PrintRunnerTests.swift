@@ -107,7 +107,9 @@ struct PrintRunnerTests {
     #expect(clock.sleeperCount == 0)
   }
 
-  @Test("The printer watched: out of paper said once with its step; Resume asked and the change heard")
+  @Test(
+    "The printer watched: out of paper said once with its step; Resume asked and the change heard"
+  )
   func trouble() async throws {
     let printer = ScriptedPrinter()
     printer.script.withLock {
