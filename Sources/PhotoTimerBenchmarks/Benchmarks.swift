@@ -16,7 +16,7 @@ struct Benchmarks {
     "--memory", "--ffmpeg", "--preview", "--soak", "--gstreamer", "--window", "--cancel",
     "--time-lapse", "--lateness", "--command", "--imaging", "--geocoder", "--remote",
     "--viewers", "--gpsd-flood", "--people", "--people-memory", "--people-eval", "--collage",
-    "--booth-soak", "--window-fullscreen",
+    "--booth-soak", "--window-fullscreen", "--print",
   ]
 
   static func main() async {
@@ -122,6 +122,10 @@ struct Benchmarks {
       boothZeroToCollage()
       return
     }
+    if CommandLine.arguments.dropFirst().first == "--print" {
+      await printing()
+      return
+    }
     if CommandLine.arguments.dropFirst().first == "--people-memory" {
       await peopleMemory()
       return
@@ -159,6 +163,7 @@ struct Benchmarks {
     await people()
     await collage()
     boothZeroToCollage()
+    await printing()
     // NB: the soak's short form, in a process of its own (one arena); `make soak` runs 2,000.
     runInChild(["--soak", "200"])
     runInChild(["--booth-soak", "50"])
