@@ -15,17 +15,20 @@ extension Benchmarks {
   /// rest until the job reads `completed` (asked every 10 ms). The baseline is CUPS's own
   /// client, `lp`, sending the same file, timed the same way. Medians of 5.
   static func printing() async {
-    let name = "print strip 600 dpi: sent → printed"
-    let server: PrintServer
     do {
-      server = try await PrintServer()
-      try await server.addPDFPrinter("bench")
+      try await PrintServer.with { server in
+        try await server.addPDFPrinter("bench")
+        await printing(on: server)
+      }
     } catch {
-      return row(
-        name, ours: "no CUPS: \(error)".prefix(60).description, baseline: "", ratio: "",
-        target: "")
+      row(
+        "print strip 600 dpi: sent → printed", ours: "no CUPS: \(error)".prefix(60).description,
+        baseline: "", ratio: "", target: "")
     }
-    defer { Task { await server.stop() } }
+  }
+
+  /// ``printing()`` on `server`'s printer `bench`.
+  private static func printing(on server: PrintServer) async {
     var shots: [BoothCollage.Shot] = []
     for preset in [ScenePreset.daylight, .goldenHour, .indoor, .overcast] {
       let camera = SceneCamera(preset: preset, width: 1920, height: 1080, clock: clock)

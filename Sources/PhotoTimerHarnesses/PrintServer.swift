@@ -165,6 +165,22 @@ package final class PrintServer: Sendable {
     return run.standardOutput
   }
 
+  /// Runs `body` with a server of its own, and stops it after, whatever happens (a `defer`
+  /// cannot await the stop: a server left running outlives the test).
+  package static func with<Value>(
+    isolation: isolated (any Actor)? = #isolation, _ body: (PrintServer) async throws -> Value
+  ) async throws -> Value {
+    let server = try await PrintServer()
+    do {
+      let value = try await body(server)
+      await server.stop()
+      return value
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
   /// Stops the server, waits until it has been reaped and removes its folder.
   package func stop() async {
     _ = try? await process.stop(grace: .seconds(2))

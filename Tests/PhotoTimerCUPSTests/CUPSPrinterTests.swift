@@ -36,8 +36,7 @@ func follow(
 struct CUPSPrinterTests {
   @Test("A strip prints on 2 × 6 in borderless paper, and the job is followed to completed")
   func strip() async throws {
-    let server = try await PrintServer()
-    do {
+    try await PrintServer.with { server in
       try await server.addPDFPrinter("booth")
       let printer = CUPSPrinter(destination: "booth", server: server.socket)
       let media = try await printer.media(for: PrintPage(width: 2, height: 6))
@@ -49,11 +48,7 @@ struct CUPSPrinterTests {
       #expect(end.state == .completed, "\(end) \(server.log)")
       let info = try await ChildProcess.run(["pdfinfo", server.output(of: "booth")])
       #expect(info.standardOutput.contains("144 x 432 pts"), "\(info.output)")
-    } catch {
-      await server.stop()
-      throw error
     }
-    await server.stop()
   }
 }
 
@@ -72,23 +67,11 @@ func waitForPrinter(
   return status
 }
 
-/// Runs `body` with a CUPS of its own, stopped after.
-func withPrintServer(_ body: (PrintServer) async throws -> Void) async throws {
-  let server = try await PrintServer()
-  do {
-    try await body(server)
-  } catch {
-    await server.stop()
-    throw error
-  }
-  await server.stop()
-}
-
 @Suite("A printer's troubles through CUPS", .serialized, .timeLimit(.minutes(3)))
 struct CUPSTroubleTests {
   @Test("Out of paper: the queue stops with media-empty, said in words; paper and Resume print it")
   func outOfPaper() async throws {
-    try await withPrintServer { server in
+    try await PrintServer.with { server in
       try await server.addTroublePrinter("selphy")
       let printer = CUPSPrinter(destination: "selphy", server: server.socket)
       let media = try await printer.media(for: PrintPage(width: 6, height: 4))
@@ -110,7 +93,7 @@ struct CUPSTroubleTests {
 
   @Test("A paused queue is said as paused; Resume lets the waiting print out")
   func paused() async throws {
-    try await withPrintServer { server in
+    try await PrintServer.with { server in
       try await server.addPDFPrinter("booth")
       try await server.tool(["cupsdisable", "booth"])
       try await server.tool(["cupsreject", "booth"])
@@ -135,7 +118,7 @@ struct CUPSTroubleTests {
 
   @Test("A printer removed mid-job: its print ends, and the printer is said to be gone")
   func removed() async throws {
-    try await withPrintServer { server in
+    try await PrintServer.with { server in
       try await server.addTroublePrinter("selphy")
       try server.loadPaper("selphy")
       try server.slow(true)
@@ -160,7 +143,7 @@ struct CUPSTroubleTests {
 
   @Test("A page the printer has no paper for is refused with the sizes it has")
   func noSuchPaper() async throws {
-    try await withPrintServer { server in
+    try await PrintServer.with { server in
       try await server.addPDFPrinter("booth")
       let printer = CUPSPrinter(destination: "booth", server: server.socket)
       do throws(PrintError) {
