@@ -55,6 +55,39 @@ struct DisplayTests {
     #expect(await display.close() == nil)
   }
 
+  @Test(
+    "The text view: a collage's guest link in the status's place until the next count; other events draw nothing"
+  )
+  func guestLink() async throws {
+    let sink = MemorySink()
+    // NB: as the command's loop holds it: through the protocol (a call on the type itself would
+    // take the protocol extension's async default).
+    let display: any CommandDisplay = live(sink)
+    let framing = try example("captured")
+    await display.show(framing, after: nil, time: .zero)
+    let link = "http://127.0.0.1:8470/guest/session/1?t=abc"
+    sink.clear()
+    await display.showEvent(
+      BoothEvent.collage(session: 1, file: "/tmp/collage.jpg", shots: [], guest: link),
+      time: .seconds(1))
+    // NB: 20 rows have no room for the code: the link in words.
+    #expect(sink.text.contains("Your photos: open this on your phone\u{1B}[K\n  \(link)"))
+    sink.clear()
+    await display.showEvent(BoothEvent.kept(session: 2, shot: 1, file: nil), time: .seconds(2))
+    await display.showEvent(PrintEvent.refused("this photo is printing already"), time: .seconds(2))
+    #expect(sink.text.isEmpty, "only a collage changes the picture's place")
+    // The next count: the guests' code goes, the big count is back.
+    sink.clear()
+    let started = PhotoTimerViewModel.Update(
+      cause: .event(
+        .run(PhotoTimerEvent(offset: .zero, kind: .started(countdownSeconds: 3)), runStart: .zero)),
+      snapshot: PhotoTimerViewModel.Snapshot(hasRun: true))
+    await display.show(try example("counting, steps running"), after: started, time: .seconds(3))
+    #expect(!sink.text.contains("Your photos"))
+    #expect(sink.text.contains(BigDigits.rows(3)[0]))
+    #expect(await display.close() == nil)
+  }
+
   @Test("The full-screen view clears once, then writes only what changed")
   func fullScreen() async throws {
     let sink = MemorySink()
