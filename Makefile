@@ -89,9 +89,10 @@ test: setup
 # 100 MB face model) run after the other suites, not beside them: beside them the model once
 # took over 8 s to read and the people step came too late for the photo. The booth's runs (a
 # 600 dpi collage each) too: beside the others under AddressSanitizer one took over 50 s and
-# the people's blink test ran out of time; the window's booth with them. Each runs in a
-# `swift test` of its own, one after the other.
-ALONE := GroupCameraTests|BoothCommandTests|WindowBoothTests
+# the people's blink test ran out of time; the window's booth with them. So do the printing
+# runs (a booth's strip through CUPS's filters: 139 s beside the others, and the blink test ran
+# out of time again). Each runs in a `swift test` of its own, one after the other.
+ALONE := GroupCameraTests|BoothCommandTests|WindowBoothTests|PrintCommandTests|WindowPrintTests
 
 # The debug build's tests (run `make build` or `swift build --build-tests` first).
 plain:

@@ -37,12 +37,9 @@ extension CommandSession {
     return printer.keepsFrontEndOpen
   }
 
-  /// Print or Resume, by key: done, or refused with the reason on the screen.
-  func askPrinter(_ intent: PrintDesk.Intent) {
-    guard let printer else {
-      model.post(note: "not now: no printer (start with --print)")
-      return
-    }
-    if case .refused(let why) = printer.ask(intent) { model.post(note: "not now: \(why)") }
+  /// Tells the front-end machine what the print desk allows now (Print and Resume pass its
+  /// gate by it).
+  func syncPrinting() {
+    progress.session.printing = printer?.desk.controls
   }
 }

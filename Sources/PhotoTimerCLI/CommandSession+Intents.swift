@@ -8,12 +8,6 @@ extension CommandSession {
   /// A key: the first of its actions the presentation allows now (space takes it now while
   /// counting, else starts), done as every other front end does it.
   func pressed(_ key: Key) {
-    // NB: printing has its own machine, the print desk (``PrintDesk``).
-    switch key {
-    case .print: return askPrinter(.print)
-    case .resume: return askPrinter(.resume)
-    default: break
-    }
     let candidates = key.actions(framing: keepsFraming)
     // NB: a key none of whose actions is allowed asks for its last (space: start): the machine refuses it
     // and the screen says why.
@@ -33,6 +27,7 @@ extension CommandSession {
   /// Asks the front-end machine for an action, with what came with it (a phone's count
   /// length, the switch's state; a key flips the switch), and carries out its effects.
   func perform(_ action: PhotoTimerPresentation.Action, choice: IntentChoice = IntentChoice()) {
+    syncPrinting()
     let reply = progress.session.ask(
       action, choice: choice, model: model.snapshot)
     apply(reply.effects)

@@ -193,7 +193,7 @@ final class CommandSession {
         ) {
           input?.yield(.reviewEnded($0))
         }
-      })
+      }, printer: printer)
   }
 
   /// One input: what it does to the model and to the screen.
@@ -254,10 +254,9 @@ final class CommandSession {
     _ snapshot: PhotoTimerViewModel.Snapshot,
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
-    var shown = progress.session.presentation(
+    syncPrinting()
+    return progress.session.presentation(
       of: snapshot, audience: audience, framing: progress.record.framing, faces: progress.faces)
-    shown.printing = printer?.desk.controls
-    return shown
   }
 
   /// A change of the model: recorded for the chart and the outcome, and a session's end told

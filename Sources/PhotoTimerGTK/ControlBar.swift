@@ -75,8 +75,8 @@ final class ControlBar {
     resumeButton = GTK.button("Res_ume", tooltip: "Let the stopped printer go on (u)")
     GTK.setVisible(printButton, false)
     GTK.setVisible(resumeButton, false)
-    WindowActions.bind(printButton, to: .print)
-    WindowActions.bind(resumeButton, to: .resume)
+    WindowActions.bind(printButton, to: .intent(.print))
+    WindowActions.bind(resumeButton, to: .intent(.resume))
     for (button, action) in [
       (start, WindowActions.Name.start), (now, .takeNow), (cancel, .cancel), (restart, .restart),
       (keep, .intent(.keep)), (retake, .intent(.retake)),

@@ -20,15 +20,9 @@ final class WindowActions {
     case back
     /// The photo's folder in the file manager.
     case openFolder
-    /// Print the last photo or collage (`--print`): the print desk answers.
-    case print
-    /// Let a stopped printer go on (`--print`).
-    case resume
 
     static let allCases: [Name] =
-      PhotoTimerPresentation.Action.allCases.map(Name.intent) + [
-        .back, .openFolder, .print, .resume,
-      ]
+      PhotoTimerPresentation.Action.allCases.map(Name.intent) + [.back, .openFolder]
 
     static var start: Name { .intent(.start) }
     static var takeNow: Name { .intent(.takeNow) }
@@ -42,8 +36,6 @@ final class WindowActions {
       case .intent(let action): action.rawValue
       case .back: "back"
       case .openFolder: "open-folder"
-      case .print: "print"
-      case .resume: "resume"
       }
     }
 
@@ -70,10 +62,10 @@ final class WindowActions {
     Shortcut(key: GDK_KEY_R, actions: [.intent(.retake), .restart, .start]),
     Shortcut(key: GDK_KEY_w, actions: [.intent(.autoStart)]),
     Shortcut(key: GDK_KEY_W, actions: [.intent(.autoStart)]),
-    Shortcut(key: GDK_KEY_p, actions: [.print]),
-    Shortcut(key: GDK_KEY_P, actions: [.print]),
-    Shortcut(key: GDK_KEY_u, actions: [.resume]),
-    Shortcut(key: GDK_KEY_U, actions: [.resume]),
+    Shortcut(key: GDK_KEY_p, actions: [.intent(.print)]),
+    Shortcut(key: GDK_KEY_P, actions: [.intent(.print)]),
+    Shortcut(key: GDK_KEY_u, actions: [.intent(.resume)]),
+    Shortcut(key: GDK_KEY_U, actions: [.intent(.resume)]),
     Shortcut(key: GDK_KEY_q, control: true, actions: [.quit]),
     Shortcut(key: GDK_KEY_Q, control: true, actions: [.quit]),
   ]
@@ -87,7 +79,9 @@ final class WindowActions {
   private let ask: @MainActor (Name) -> Void
 
   /// Whether a key asks for `name` even when it is off (the print desk says why not).
-  private func asks(_ name: Name) -> Bool { printing && (name == .print || name == .resume) }
+  private func asks(_ name: Name) -> Bool {
+    printing && (name == .intent(.print) || name == .intent(.resume))
+  }
 
   /// Whether the window prints (`--print`).
   var printing = false

@@ -13,8 +13,6 @@ extension WindowController {
     // NB: the window closes itself (it owns the controller).
     case .intent(.quit): break
     case .intent(let action): ask(action)
-    case .print: askPrinter(.print)
-    case .resume: askPrinter(.resume)
     case .back: pages.showPreview()
     case .openFolder: views.photo.openFolder()
     }
@@ -29,7 +27,9 @@ extension WindowController {
     _ action: PhotoTimerPresentation.Action,
     choice: FrontEndSession.Choice = FrontEndSession.Choice()
   ) -> FrontEndSession.Reply {
+    session.printing = printer?.desk.controls
     let reply = session.ask(action, choice: choice, model: snapshot)
+    if case .refused(let reason) = reply { tracer?.refused(reason) }
     apply(reply.effects)
     render()
     return reply
@@ -68,7 +68,7 @@ extension WindowController {
           guard (try? await Task.sleep(for: delay)) != nil, let self, !closing else { return }
           rebuild()
         }
-      })
+      }, printer: printer)
   }
 
   /// What the booth reports: passed on (the guests' link, the phones, the event's log), the
@@ -91,25 +91,10 @@ extension WindowController {
     }
   }
 
-  /// Print or Resume (a button, a key): done, or refused with the reason on the screen.
-  func askPrinter(_ intent: PrintDesk.Intent) {
-    guard let printer else { return }
-    boothScreen?.activity()
-    if case .refused(let why) = printer.ask(intent) {
-      printRefusal = why
-      // NB: for a window started from a terminal (and its tests).
-      try? FileHandle.standardOutput.write(contentsOf: Data("not now: \(why)\n".utf8))
-    } else {
-      printRefusal = nil
-    }
-    render()
-  }
-
   /// What printing reports: passed on (the phones, the event's log), a line on standard
   /// output each, and the screen drawn again (the status says where printing is).
   func printHappened(_ events: [PrintEvent]) {
     guard let printer else { return }
-    printRefusal = nil
     let problems = printer.pass(events, remote: remote.link, time: started.duration(to: .now))
     for problem in problems { views.controls.showStatus(problem, isError: true) }
     for event in events {

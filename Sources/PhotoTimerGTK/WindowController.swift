@@ -50,8 +50,6 @@ final class WindowController {
   let booth: BoothRunner?
   /// Printing (`--print`): the print desk's effects, each job followed, the printer watched.
   let printer: PrintRunner?
-  /// Why the last Print or Resume was refused, shown until printing changes.
-  var printRefusal: String?
   /// The camera being opened again after it failed (a booth's).
   var reopening: Task<Void, Never>?
   /// The problem the trace last recorded.
@@ -192,12 +190,8 @@ final class WindowController {
   /// What the window shows now, in the words of `audience` (the phone's page reads the same
   /// moment in its own words).
   func presentation(for audience: PhotoTimerPresentation.Audience) -> PhotoTimerPresentation {
-    var shown = session.presentation(of: snapshot, audience: audience, faces: faces)
-    shown.printing = printer?.desk.controls
-    if audience == .keyboard, let printRefusal, shown.note == nil {
-      shown.note = "not now: \(printRefusal)"
-    }
-    return shown
+    session.printing = printer?.desk.controls
+    return session.presentation(of: snapshot, audience: audience, faces: faces)
   }
 
   /// The model now, or an idle one while none is built.

@@ -47,6 +47,9 @@ final class WindowRemote {
       stage.show(on: link)
     } catch {
       panel.showOff(problem: "The remote could not start: \(error)")
+      // NB: for a window started from a terminal (and its tests).
+      try? FileHandle.standardError.write(
+        contentsOf: Data("note: the remote could not start: \(error)\n".utf8))
     }
   }
 

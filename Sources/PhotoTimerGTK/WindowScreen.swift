@@ -57,8 +57,6 @@ final class WindowScreen {
       allowed: content.allowed, back: pages.page == .photo && !running,
       openFolder: views.photo.photo?.file != nil)
     views.actions.printing = content.printing != nil
-    views.actions.setEnabled(.print, content.printing?.canPrint == true)
-    views.actions.setEnabled(.resume, content.printing?.canResume == true)
     if running, case .succeeded(.filter(let suggestion))? = model?.reports[.filter]?.outcome {
       if feed.look?.filter != suggestion.filter { feed.look = Look(suggestion.filter) }
     } else if !running {

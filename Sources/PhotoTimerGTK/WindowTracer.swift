@@ -53,6 +53,9 @@ final class WindowTracer {
   /// A booth's screen: `idle live`, `idle collage 0`, `confirm`, `stay`.
   func booth(_ what: String) { trace.record("booth", what) }
 
+  /// An intent refused, and why (`refused this photo is printing already`).
+  func refused(_ reason: String) { trace.record("refused", reason) }
+
   /// Writes what is recorded.
   func flush() { trace.flush() }
 

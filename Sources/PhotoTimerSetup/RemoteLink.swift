@@ -139,7 +139,7 @@ package final class RemoteLink: Sendable {
     switch intent {
     case .start(let seconds): choice.seconds = seconds
     case .autoStart(let on): choice.on = on
-    case .takeNow, .cancel, .restart, .keep, .retake: break
+    case .takeNow, .cancel, .restart, .keep, .retake, .print, .resume: break
     }
     perform(intent.action, choice)
     return .accepted

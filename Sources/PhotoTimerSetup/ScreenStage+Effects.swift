@@ -17,11 +17,12 @@ extension ScreenStage {
   ///     taken again, the collage, the session's end): the front end shows and keeps them.
   ///   - reopen: Called for ``FrontEndSession/Effect/reopenCamera(after:)``: the front end
   ///     builds its camera again after that long.
+  ///   - printer: Where Print and Resume go (the front end's print runner), if it prints.
   package func carryOut(
     _ effects: [FrontEndSession.Effect], on model: PhotoTimerViewModel?,
     counted: (_ again: Bool) -> Void = { _ in }, heard: @escaping @MainActor (ReadyReport) -> Void,
     ending: () -> Void = {}, booth: (FrontEndSession.Effect) -> Void = { _ in },
-    reopen: (Duration) -> Void = { _ in }
+    reopen: (Duration) -> Void = { _ in }, printer: PrintRunner? = nil
   ) {
     for effect in effects {
       // NB: the machine accepts none that acts on a model while a camera is built
@@ -45,6 +46,8 @@ extension ScreenStage {
       case .boothStarted, .review, .keepShot, .discardShot, .composeCollage, .boothEnded:
         booth(effect)
       case .reopenCamera(let delay): reopen(delay)
+      case .print: printer?.ask(.print)
+      case .resume: printer?.ask(.resume)
       }
     }
   }
@@ -56,7 +59,7 @@ extension FrontEndSession.Effect {
     switch self {
     case .startCount, .takeNow, .cancelRun, .restartRun: true
     case .watchForPeople, .stopWatching, .end, .boothStarted, .review, .keepShot, .discardShot,
-      .composeCollage, .boothEnded, .reopenCamera:
+      .composeCollage, .boothEnded, .reopenCamera, .print, .resume:
       false
     }
   }

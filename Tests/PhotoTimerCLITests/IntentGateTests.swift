@@ -140,10 +140,49 @@ struct IntentGateTests {
     let expected = try #require(Self.expected[example.name], "no row for \(example.name)")
     let shown = example.presentation
     for action in PhotoTimerPresentation.Action.allCases {
-      let reason = try #require(expected[action], "\(example.name): no \(action)")
+      // NB: no example prints: Print and Resume are refused with the same words in each.
+      let printing: String?? =
+        [.print, .resume].contains(action) ? "no printer here: start with --print" : nil
+      let reason = try #require(expected[action] ?? printing, "\(example.name): no \(action)")
       #expect(shown.refusal(of: action) == reason, "\(example.name): \(action)")
       #expect(shown.actions.contains(action) == (reason == nil), "\(example.name): \(action)")
     }
+  }
+
+  @Test(
+    "Print and Resume pass the gate by the print desk, counting or not; refused with its words on every screen and the phone"
+  )
+  func printing() throws {
+    var desk = PrintDesk(PrintDesk.Rules())
+    for example in PresentationExample.all where !example.context.isOver {
+      var context = example.context
+      context.printing = desk.controls
+      var shown = PhotoTimerPresentation(state: example.state, context: context)
+      #expect(shown.refusal(of: .print) == "nothing to print yet", "\(example.name)")
+      #expect(shown.refusal(of: .resume) == "the printer is not stopped", "\(example.name)")
+      #expect(
+        RemoteLink.answer(.print, shown: shown) { _, _ in } == .refused("nothing to print yet"))
+      _ = desk.offer("/photos/collage.jpg")
+      desk.printerChanged(.status(PrinterStatus(state: .stopped, reasons: ["media-empty-error"])))
+      context.printing = desk.controls
+      shown = PhotoTimerPresentation(state: example.state, context: context)
+      #expect(Array(shown.actions.suffix(2)) == [.print, .resume], "\(example.name)")
+      var asked: [PhotoTimerPresentation.Action] = []
+      #expect(
+        RemoteLink.answer(.print, shown: shown) { action, _ in asked.append(action) } == .accepted)
+      #expect(asked == [.print])
+      desk = PrintDesk(PrintDesk.Rules())
+    }
+    // The front-end machine: accepted as its effect, refused in the desk's words.
+    var session = FrontEndSession(.init(frames: true, holdsCamera: false))
+    let model = PhotoTimerViewModel.Snapshot()
+    #expect(session.ask(.print, model: model) == .refused("no printer here: start with --print"))
+    session.printing = desk.controls
+    #expect(session.ask(.print, model: model) == .refused("nothing to print yet"))
+    #expect(session.presentation(of: model).note == "not now: nothing to print yet")
+    _ = desk.offer("/photos/IMG_1.jpg")
+    session.printing = desk.controls
+    #expect(session.ask(.print, model: model) == .accepted([.print]))
   }
 
   @Test(

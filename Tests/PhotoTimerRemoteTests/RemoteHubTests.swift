@@ -66,9 +66,19 @@ import Testing
     #expect(
       shown.remoteJSON.hasSuffix(
         #""faces":[{"x":0.25,"y":0.125,"width":0.5,"height":0.25,"eyes":"open"},"#
-          + #"{"x":0,"y":0.5,"width":0.125,"height":0.25,"eyes":"closed"}],"autoStart":null}"#))
+          + #"{"x":0,"y":0.5,"width":0.125,"height":0.25,"eyes":"closed"}],"autoStart":null,"#
+          + #""printing":null}"#))
     let captured = PhotoTimerPresentation(
       state: PhotoTimerState(status: .capturing), context: .init(hasRun: true, autoStart: true))
-    #expect(captured.remoteJSON.hasSuffix(#""faces":[],"autoStart":true}"#))
+    #expect(captured.remoteJSON.hasSuffix(#""faces":[],"autoStart":true,"printing":null}"#))
+    // Where the program prints: where printing is, in words.
+    var context = PhotoTimerPresentation.Context(hasRun: true)
+    context.printing = PrintControls(
+      printRefusal: nil, resumeRefusal: "not stopped", words: "printed")
+    let printing = PhotoTimerPresentation(state: PhotoTimerState(status: .idle), context: context)
+    #expect(printing.remoteJSON.hasSuffix(#""printing":{"words":"printed"}}"#))
+    #expect(
+      printing.remoteJSON.contains(#""actions":["start","quit","print"]"#), "\(printing.remoteJSON)"
+    )
   }
 }

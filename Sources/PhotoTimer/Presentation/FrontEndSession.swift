@@ -102,6 +102,10 @@ public struct FrontEndSession: Equatable, Sendable {
     case boothEnded(kept: Int, complete: Bool)
     /// Build and open the camera again after this long (``Configuration/reopensCamera``).
     case reopenCamera(after: Duration)
+    /// Print the last photo or collage (the print desk's ``PrintDesk/Intent/print``).
+    case print
+    /// Let the stopped printer go on (the print desk's ``PrintDesk/Intent/resume``).
+    case resume
   }
 
   /// The answer to an intent.
@@ -178,6 +182,9 @@ public struct FrontEndSession: Equatable, Sendable {
   var reopening = false
   /// The booth session under way, or `nil` outside one.
   public private(set) var booth: BoothProgress?
+  /// Printing, where the front end prints (`--print`): what its print desk allows now. The
+  /// front end sets it whenever the desk changes; Print and Resume pass the gate by it.
+  public var printing: PrintControls?
   /// What the count that starts itself waits for now, in words, while the switch is on and
   /// nothing counts.
   public internal(set) var waiting: String?
@@ -191,7 +198,7 @@ public struct FrontEndSession: Equatable, Sendable {
       && lhs.problem == rhs.problem && lhs.autoStart == rhs.autoStart
       && lhs.waiting == rhs.waiting && lhs.refusal?.reason == rhs.refusal?.reason
       && lhs.refusal?.model == rhs.refusal?.model && lhs.booth == rhs.booth
-      && lhs.reopening == rhs.reopening
+      && lhs.reopening == rhs.reopening && lhs.printing == rhs.printing
   }
 
   /// A front end at its start: its camera opening (or being built), or open when it holds
@@ -245,6 +252,7 @@ public struct FrontEndSession: Equatable, Sendable {
       audience: audience, startsWhenReady: !configuration.frames, faces: faces,
       autoStart: autoStart)
     context.booth = booth
+    context.printing = printing
     // NB: a shot's run that has ended unheard (a key pressed before the front end told the
     // machine) allows only Cancel: a start or a restart then would begin a count the review
     // coming next knows nothing of.
@@ -293,6 +301,8 @@ public struct FrontEndSession: Equatable, Sendable {
     case .autoStart:
       return .accepted(setAutoStart(choice.on ?? !(autoStart ?? false), model: model))
     case .keep: return .accepted(keep(model: model))
+    case .print: return .accepted([.print])
+    case .resume: return .accepted([.resume])
     case .retake:
       guard var progress = booth, let plan = configuration.booth else { return .accepted([]) }
       progress.retakesLeft -= 1

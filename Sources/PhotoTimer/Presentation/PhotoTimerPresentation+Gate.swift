@@ -37,6 +37,10 @@ extension PhotoTimerPresentation {
     case keep
     /// Take the booth's shot again.
     case retake
+    /// Print the last photo or collage (`--print`): the print desk (``PrintDesk``) sends it.
+    case print
+    /// Let a stopped printer go on (`--print`).
+    case resume
 
     /// The action on a button: `Take it now`.
     public var title: String { label.prefix(1).uppercased() + label.dropFirst() }
@@ -50,6 +54,8 @@ extension PhotoTimerPresentation {
       case .restart, .retake: "r"
       case .quit: "q"
       case .autoStart: "w"
+      case .print: "p"
+      case .resume: "u"
       }
     }
 
@@ -64,6 +70,8 @@ extension PhotoTimerPresentation {
       case .autoStart: "start when ready"
       case .keep: "keep"
       case .retake: "retake"
+      case .print: "print"
+      case .resume: "resume"
       }
     }
   }
@@ -111,6 +119,11 @@ extension PhotoTimerPresentation {
     -> String
   {
     if context.isOver { return "the program is closing" }
+    // NB: printing has its own reasons, the print desk's, whatever the run does.
+    if action == .print || action == .resume {
+      guard let printing = context.printing else { return "no printer here: start with --print" }
+      return (action == .print ? printing.printRefusal : printing.resumeRefusal) ?? "not now"
+    }
     if context.betweenShots { return "a time-lapse is waiting for its next shot: cancel it first" }
     if action == .restart, context.photoTaken {
       return "a time-lapse is under way: cancel it to start again"
@@ -139,11 +152,20 @@ extension PhotoTimerPresentation {
     case (.retake, _): return "no shot to take again now"
     case (.autoStart, _):
       return "no count starts by itself here: it needs a camera on screen and the people step"
+    case (.print, _), (.resume, _): return "not now"
     }
   }
 
   static func actions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
     if context.isOver { return [] }
+    // NB: Print and Resume whenever the print desk allows them, a count running or not.
+    var printing: [Action] = []
+    if context.printing?.canPrint == true { printing.append(.print) }
+    if context.printing?.canResume == true { printing.append(.resume) }
+    return runActions(status, context: context) + printing
+  }
+
+  private static func runActions(_ status: PhotoTimerStatus, context: Context) -> [Action] {
     if context.betweenShots { return [.cancel] }
     if let booth = context.booth, booth.settling { return [.cancel] }
     if let booth = context.booth, booth.reviewing {

@@ -47,6 +47,8 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
     public var photoTaken = false
     /// The booth session under way, or `nil` outside one.
     public var booth: BoothProgress?
+    /// Printing, where the front end prints: what the print desk allows now, and why not.
+    public var printing: PrintControls?
 
     /// Creates a context; by default a ready camera and no run yet.
     ///
@@ -256,6 +258,7 @@ public struct PhotoTimerPresentation: Hashable, Sendable {
       !context.isOver && (status.tone == .busy || checklist.contains { $0.mark == .working })
     faces = Self.showsLivePicture(state.status, context: context) ? context.faces : []
     autoStart = context.isOver ? nil : context.autoStart
+    printing = context.isOver ? nil : context.printing
   }
 }
 

@@ -228,30 +228,39 @@ extension PrintJob.State {
   var failedToPrint: Bool { self == .cancelled || self == .aborted || self == .failed }
 }
 
-/// What a screen offers of printing now: Print, Resume, and the words of where printing is.
-/// Read from the desk (``PrintDesk/controls``), so a screen offers exactly what it accepts.
+/// What a screen offers of printing now: Print and Resume, or why not, and the words of where
+/// printing is. Read from the desk (``PrintDesk/controls``) into the front end's gate, so a
+/// screen offers exactly what the desk accepts.
 public struct PrintControls: Hashable, Sendable {
-  /// Print would be accepted now.
-  public var canPrint: Bool
-  /// Resume would be accepted now.
-  public var canResume: Bool
+  /// Why Print would be refused now, or `nil` when it would be accepted.
+  public var printRefusal: String?
+  /// Why Resume would be refused now, or `nil` when it would be accepted.
+  public var resumeRefusal: String?
   /// Where printing is, in words (``PrintDesk/words``).
   public var words: String?
 
   /// Creates controls.
-  public init(canPrint: Bool, canResume: Bool, words: String?) {
-    self.canPrint = canPrint
-    self.canResume = canResume
+  public init(printRefusal: String?, resumeRefusal: String?, words: String?) {
+    self.printRefusal = printRefusal
+    self.resumeRefusal = resumeRefusal
     self.words = words
   }
+
+  /// Print would be accepted now.
+  public var canPrint: Bool { printRefusal == nil }
+  /// Resume would be accepted now.
+  public var canResume: Bool { resumeRefusal == nil }
 }
 
 extension PrintDesk {
   /// What a screen offers now.
   public var controls: PrintControls {
-    var copy = self
-    let print: Bool
-    if case .accepted = copy.ask(.print) { print = true } else { print = false }
-    return PrintControls(canPrint: print, canResume: canResume, words: words)
+    func refusal(_ intent: Intent) -> String? {
+      var copy = self
+      if case .refused(let why) = copy.ask(intent) { return why }
+      return nil
+    }
+    return PrintControls(
+      printRefusal: refusal(.print), resumeRefusal: refusal(.resume), words: words)
   }
 }

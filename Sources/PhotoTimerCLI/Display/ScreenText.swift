@@ -16,9 +16,7 @@ struct ScreenText {
   /// name, camera and note, the least important (the last) go first. Then the camera's name is
   /// cut with an ellipsis, and the note (the latest news) only when the camera's is gone.
   func header(width: Int? = nil) -> String {
-    var keys = presentation.actions.map { "\($0.key) \(presentation.label(of: $0))" }
-    if presentation.printing?.canPrint == true { keys.append("p print") }
-    if presentation.printing?.canResume == true { keys.append("u resume") }
+    let keys = presentation.actions.map { "\($0.key) \(presentation.label(of: $0))" }
     let hints = { (count: Int) in
       count == 0 ? "" : "   " + keys.prefix(count).joined(separator: " · ")
     }

@@ -77,7 +77,8 @@ enum Key: Equatable {
     case .quit: [.cancel, .quit]
     case .cancel: framing ? [.cancel] : [.cancel, .quit]
     case .autoStart: [.autoStart]
-    case .print, .resume: []
+    case .print: [.print]
+    case .resume: [.resume]
     }
   }
 

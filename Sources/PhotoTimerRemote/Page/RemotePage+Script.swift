@@ -47,8 +47,10 @@ extension RemotePage {
       const status = $("status");
       status.textContent = p.status.text;
       status.className = p.status.tone;
-      $("note").hidden = !p.note;
-      $("note").textContent = p.note || "";
+      // A refusal, else where printing is (`printing 1 of 2`, the printer's trouble).
+      const printing = p.printing && p.printing.words;
+      $("note").hidden = !p.note && !printing;
+      $("note").textContent = p.note || printing || "";
       const list = $("checklist");
       list.replaceChildren(...p.checklist.map((row) => {
         const item = document.createElement("li");
@@ -69,7 +71,12 @@ extension RemotePage {
       $("take-now").hidden = !counting;
       $("keep").hidden = !reviewing;
       $("retake").hidden = !can("retake");
-      for (const name of ["start", "take-now", "cancel", "restart", "keep", "retake"]) {
+      // Print where the program prints; Resume only while the printer is stopped.
+      stats.printing = p.printing;
+      $("print").hidden = p.printing == null;
+      $("resume").hidden = !can("resume");
+      for (const name of ["start", "take-now", "cancel", "restart", "keep", "retake", "print",
+        "resume"]) {
         $(name).disabled = busyPost || !can(name);
       }
       // Under the shot itself, when the page shows it: Keep and Retake there too.

@@ -19,8 +19,9 @@ package enum RemotePage {
   private static let actionButtons = RemoteIntent.actions.filter { $0 != .autoStart }.map {
     action in
     let primary = [.start, .takeNow, .keep].contains(action) ? #" class="primary""# : ""
-    // NB: a booth's Keep and Retake show only while a shot is under review.
-    let hidden = [.keep, .retake].contains(action) ? " hidden" : ""
+    // NB: a booth's Keep and Retake show only while a shot is under review; Print only where
+    // the program prints, Resume only while the printer is stopped.
+    let hidden = [.keep, .retake, .print, .resume].contains(action) ? " hidden" : ""
     return
       #"<button id="\#(action.rawValue)"\#(primary) data-intent="\#(action.rawValue)"\#(hidden) disabled>"#
       + "\(action.title)</button>"

@@ -10,13 +10,14 @@ extension PhotoTimerPresentation {
   ///  "time":"0.5 s"},…],"actions":["take-now","cancel","restart"],"note":null,
   ///  "summary":[],"animating":true,
   ///  "faces":[{"x":0.41,"y":0.22,"width":0.09,"height":0.16,"eyes":"open"}],
-  ///  "autoStart":false}
+  ///  "autoStart":false,"printing":{"words":"printed"}}
   /// ```
   ///
   /// `faces` are the presentation's ``PhotoTimerPresentation/faces``, as fractions of the
   /// picture in the camera's own orientation: the page draws them on the preview's canvas,
   /// which its style mirrors with the picture. `autoStart` is the switch for a count that
-  /// starts by itself (`null`: none here).
+  /// starts by itself (`null`: none here). `printing` is there where the program prints
+  /// (`null` elsewhere), with where printing is in words (`words`, or `null`).
   package var remoteJSON: String {
     var object = JSONObject()
     if let count { object.add("count", count) } else { object.addRaw("count", "null") }
@@ -52,6 +53,17 @@ extension PhotoTimerPresentation {
     }
     object.addRaw("faces", "[" + marks.joined(separator: ",") + "]")
     object.addRaw("autoStart", autoStart.map { $0 ? "true" : "false" } ?? "null")
+    if let printing {
+      var item = JSONObject()
+      if let words = printing.words {
+        item.add("words", words)
+      } else {
+        item.addRaw("words", "null")
+      }
+      object.addRaw("printing", item.text)
+    } else {
+      object.addRaw("printing", "null")
+    }
     return object.text
   }
 

@@ -16,6 +16,10 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
   case keep
   /// Take the booth's shot again.
   case retake
+  /// Print the last photo or collage (a program that prints).
+  case print
+  /// Let the stopped printer go on (a program that prints).
+  case resume
 
   /// The longest count a remote may ask for.
   public static let secondsRange = 0...600
@@ -34,6 +38,8 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
     case .autoStart: .autoStart
     case .keep: .keep
     case .retake: .retake
+    case .print: .print
+    case .resume: .resume
     }
   }
 
@@ -51,6 +57,8 @@ public enum RemoteIntent: Hashable, Sendable, CustomStringConvertible {
     case .autoStart: self = .autoStart(on: true)
     case .keep: self = .keep
     case .retake: self = .retake
+    case .print: self = .print
+    case .resume: self = .resume
     case .quit: return nil
     }
   }
