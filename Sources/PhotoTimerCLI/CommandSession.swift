@@ -153,7 +153,7 @@ final class CommandSession {
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
     await booth?.finish()
-    for event in await printer?.finish(waitingForPrints: false) ?? [] {
+    for event in await printer?.finish() ?? [] {
       await display.showEvent(event, time: progress.record.now)
     }
     await stage.stopFeeding()

@@ -222,7 +222,7 @@ final class WindowController {
     await stage.close()
     // NB: a collage being drawn is saved before the window goes.
     await booth?.finish()
-    for event in await printer?.finish(waitingForPrints: false) ?? [] {
+    for event in await printer?.finish() ?? [] {
       try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
     }
     await remote.stop()

@@ -122,7 +122,7 @@ struct PrintCommandTests {
         ["doctor"], interruptWhen: nil, timeLimit: .seconds(120), environment: environment)
       #expect(
         doctor.output.contains(
-          "printer        booth, phototimer test photo printer, PDF: the printer is paused: press Resume"
+          "printer        booth, phototimer test photo printer, PDF: its queue is paused: press Resume"
         ),
         "\(doctor.output)")
       #expect(doctor.output.contains("paper: 2 x 6 in (+ borderless), 4 x 6 in (+ borderless)"))

@@ -103,7 +103,7 @@ struct PrintRunnerTests {
     #expect(Self.state(await Self.next(&events) { _ in true }) == .completed)
     #expect(runner.desk.words == "printed")
     #expect(printer.calls == ["media 2 × 6 in", "submit /photos/collage.jpg ×1"])
-    _ = await runner.finish(waitingForPrints: false)
+    _ = await runner.finish()
     #expect(clock.sleeperCount == 0)
   }
 
@@ -131,7 +131,7 @@ struct PrintRunnerTests {
     #expect(printer.calls == ["resume"])
     #expect(runner.ask(.resume) == .refused("the printer is not stopped"))
     #expect(runner.ask(.print) == .refused("nothing to print yet"))
-    _ = await runner.finish(waitingForPrints: false)
+    _ = await runner.finish()
     #expect(clock.sleeperCount == 0)
   }
 }

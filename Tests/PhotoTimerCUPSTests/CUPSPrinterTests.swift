@@ -100,7 +100,7 @@ struct CUPSTroubleTests {
       let printer = CUPSPrinter(destination: "booth", server: server.socket)
       let status = try await printer.status()
       #expect(status.state == .stopped)
-      #expect(status.troubles.map(\.what).contains("the printer is paused"), "\(status)")
+      #expect(status.troubles.map(\.what).contains("its queue is paused"), "\(status)")
       #expect(status.troubles.map(\.what).contains("the printer's queue refuses new prints"))
       let media = try await printer.media(for: PrintPage(width: 2, height: 6))
       let picture = try await testPicture(400, 1200, in: server.folder)

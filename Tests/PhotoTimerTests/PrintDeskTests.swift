@@ -109,8 +109,8 @@ struct PrintDeskTests {
       ])
     #expect(words(["media-low-report"], state: .idle) == ["paper is low: load more paper soon"])
     #expect(!PrinterStatus(state: .idle, reasons: ["media-low-report"]).isHeld)
-    #expect(words(["none"]) == ["the printer is paused: press Resume to go on"])
-    #expect(words(["paused"]) == ["the printer is paused: press Resume to go on"])
+    #expect(words(["none"]) == ["its queue is paused: press Resume to go on"])
+    #expect(words(["paused"]) == ["its queue is paused: press Resume to go on"])
     #expect(
       words(["cups-waiting-for-job-completed", "com.example-vendor-thing"], state: .idle).isEmpty)
     #expect(

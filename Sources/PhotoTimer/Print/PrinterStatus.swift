@@ -71,7 +71,7 @@ public struct PrinterTrouble: Hashable, Sendable, CustomStringConvertible {
 
   /// The queue was paused (`cupsdisable`, or a fault that has passed).
   public static let paused = PrinterTrouble(
-    what: "the printer is paused", step: "press Resume to go on")
+    what: "its queue is paused", step: "press Resume to go on")
   /// The queue refuses new jobs (`cupsreject`).
   public static let refusing = PrinterTrouble(
     what: "the printer's queue refuses new prints", step: "press Resume to open it")

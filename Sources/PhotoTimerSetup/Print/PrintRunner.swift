@@ -31,7 +31,10 @@ package final class PrintRunner {
   }
   private var queued: [PrintEvent] = []
   private var watch: Task<Void, Never>?
+  /// What is under way: each print's sending and following (by its number), each Resume (by
+  /// a negative number of its own).
   private var work: [Int: Task<Void, Never>] = [:]
+  private var resumes = 0
   private var media: PrintMedia?
 
   /// A runner sending prints of `page` to `service` under `rules`.
@@ -104,7 +107,7 @@ package final class PrintRunner {
     }
   }
 
-  /// Starts watching the printer's state, until ``finish(waitingForPrints:)``.
+  /// Starts watching the printer's state, until ``finish()``.
   package func start() {
     guard watch == nil else { return }
     let clock = clock
@@ -158,7 +161,8 @@ package final class PrintRunner {
         report([.job(job, prints: desk.prints(of: job.file))])
         work[job.number] = Task { await self.send(job) }
       case .resume:
-        let key = -(work.count + 1)
+        resumes += 1
+        let key = -resumes
         work[key] = Task {
           do {
             try await self.service.resume()
@@ -241,15 +245,11 @@ package final class PrintRunner {
     isBusy && (desk.inFlight.contains { $0.state == .sending } || !desk.printerHolds)
   }
 
-  /// Stops watching the printer. With `waitingForPrints`, first waits until each print has
-  /// ended or the printer holds it. Returns what the front end says last: each print still
-  /// queued in CUPS (it prints once the printer goes on: nothing is lost).
-  package func finish(waitingForPrints: Bool) async -> [PrintEvent] {
-    if waitingForPrints {
-      while keepsFrontEndOpen {
-        guard (try? await clock.sleep(for: followEvery)) != nil else { break }
-      }
-    }
+  /// Stops watching the printer and following the prints (a front end that waits for its
+  /// prints first stays open while ``keepsFrontEndOpen``). Returns what the front end says
+  /// last: each print still queued in CUPS (it prints once the printer goes on: nothing is
+  /// lost).
+  package func finish() async -> [PrintEvent] {
     watch?.cancel()
     watch = nil
     for task in work.values { task.cancel() }
