@@ -57,9 +57,13 @@ struct WindowPrintTests {
         #expect(again.contains("this photo is printing already") && again.hasSuffix(" 409"))
         let guest = try #require(output().firstMatch(of: /guest\/session\/1\?t=([0-9a-f]{32})/))
         #expect(try await post("resume", token: guest.output.1).hasSuffix(" 403"))
-        let state = try await ChildProcess.run([
-          "curl", "-s", "-H", "Authorization: Bearer \(link.output.2)", "\(base)/api/state",
-        ]).output
+        var state = ""
+        for _ in 0..<50 where !state.contains(#""actions":["start","quit","resume"]"#) {
+          state = try await ChildProcess.run([
+            "curl", "-s", "-H", "Authorization: Bearer \(link.output.2)", "\(base)/api/state",
+          ]).output
+          try await Task.sleep(for: .milliseconds(100))
+        }
         #expect(state.contains(#""actions":["start","quit","resume"]"#), "\(state)")
         #expect(state.contains("the printer stopped: out of paper"), "\(state)")
         try cups.loadPaper("selphy")

@@ -80,6 +80,11 @@ struct PrintDeskTests {
     #expect(desk.ask(.resume) == .refused("the printer is not stopped"))
     desk.printerChanged(.status(PrinterStatus(state: .idle)))
     #expect(!desk.canResume)
+    // Out of paper reported while printing, before CUPS stops the queue: Resume already.
+    desk.printerChanged(.status(PrinterStatus(state: .processing, reasons: ["media-empty-error"])))
+    #expect(desk.canResume)
+    desk.printerChanged(.status(PrinterStatus(state: .idle, reasons: ["media-low-report"])))
+    #expect(!desk.canResume)
     desk.printerChanged(
       .status(PrinterStatus(state: .stopped, reasons: ["media-empty-error", "paused"])))
     #expect(desk.canResume)

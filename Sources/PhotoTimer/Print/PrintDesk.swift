@@ -217,9 +217,12 @@ public struct PrintDesk: Equatable, Sendable {
   }
 
   /// Whether Resume would be accepted now: the printer stopped, or its queue refuses jobs.
+  ///
+  /// NB: also while a fault keeps it (out of paper) before CUPS has stopped its queue: the
+  /// words say "press Resume" from the fault's first report, so Resume is there from then.
   public var canResume: Bool {
     guard case .status(let status) = printer else { return false }
-    return status.state == .stopped || !status.accepting
+    return status.state == .stopped || !status.accepting || status.isHeld
   }
 }
 
