@@ -131,7 +131,11 @@ final class GStreamerPipeline: @unchecked Sendable {
       let context = Unmanaged<Context>.fromOpaque(data).takeUnretainedValue()
       guard let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_EOS }
       defer { gst_sample_unref(sample) }
-      switch GStreamerPipeline.read(sample) {
+      let arrival = gst_element_get_current_running_time(
+        UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstElement.self))
+      switch GStreamerPipeline.read(
+        sample, arrival: arrival == GstClockTime.max ? nil : .nanoseconds(Int64(clamping: arrival)))
+      {
       case .some(.some(let sample)): context.events.sample(sample)
       case .some(.none): context.events.corrupted()
       case .none: break
@@ -152,8 +156,17 @@ final class GStreamerPipeline: @unchecked Sendable {
     gst_object_unref(bus)
   }
 
+  /// How far a buffer's timestamp may be from the pipeline's running time when it arrives
+  /// and still be taken as its capture time.
+  static let timestampTolerance = Duration.seconds(1)
+
   /// A sample's buffer: `nil` for none, `.some(nil)` for a buffer flagged as corrupted.
-  private static func read(_ sample: OpaquePointer) -> Sample?? {
+  ///
+  /// Its time is the buffer's timestamp (the driver's) when that is on the pipeline's
+  /// running time, else `arrival`, the running time it reached the sink: a PipeWire node
+  /// may stamp its buffers on a clock of its own (seen with a still picture's node: the
+  /// shot's frames never reached the end of the blink window, and the shot never came).
+  static func read(_ sample: OpaquePointer, arrival: Duration?) -> Sample?? {
     guard let buffer = gst_sample_get_buffer(sample) else { return nil }
     if phototimer_gst_buffer_corrupted(buffer) != 0 { return .some(nil) }
     var width: Int32 = 0
@@ -173,11 +186,21 @@ final class GStreamerPipeline: @unchecked Sendable {
     if !isJPEG, stride < Int(width) * 3 { return .some(nil) }
     let offset = buffer.pointee.offset
     let pts = buffer.pointee.pts
-    let timestamp: Duration = pts == guint64.max ? .zero : .nanoseconds(Int64(clamping: pts))
+    let stamped: Duration? = pts == guint64.max ? nil : .nanoseconds(Int64(clamping: pts))
+    let timestamp = captureTime(stamped: stamped, arrival: arrival)
     return .some(
       Sample(
         bytes: bytes, width: Int(width), height: Int(height), stride: stride, isJPEG: isJPEG,
         timestamp: timestamp, sequence: offset == guint64.max ? nil : UInt64(offset)))
+  }
+
+  /// A buffer's capture time from its timestamp and its arrival (see ``read(_:arrival:)``).
+  static func captureTime(stamped: Duration?, arrival: Duration?) -> Duration {
+    guard let arrival else { return stamped ?? .zero }
+    guard let stamped, stamped - arrival <= timestampTolerance,
+      arrival - stamped <= timestampTolerance
+    else { return arrival }
+    return stamped
   }
 
   /// An error or the end of the stream, read from a bus message; `nil` for other messages.

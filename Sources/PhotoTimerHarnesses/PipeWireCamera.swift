@@ -20,6 +20,8 @@ package final class PipeWireCamera: Sendable {
   private let width: Int
   private let height: Int
   private let rate: Int
+  /// A JPEG the node shows still, at its own size, instead of the test pattern.
+  private let picture: String?
   private let daemons: Locked<[ChildProcess]> = Locked([])
   private let source: Locked<ChildProcess?> = Locked(nil)
 
@@ -32,8 +34,9 @@ package final class PipeWireCamera: Sendable {
     package var description: String
   }
 
-  private init(node: String, width: Int, height: Int, rate: Int) throws {
+  private init(node: String, width: Int, height: Int, rate: Int, picture: String?) throws {
     self.node = node
+    self.picture = picture
     self.width = width
     self.height = height
     self.rate = rate
@@ -44,12 +47,14 @@ package final class PipeWireCamera: Sendable {
   }
 
   /// Runs `body` with a PipeWire camera started for it, and stops the camera after, however
-  /// `body` ends.
+  /// `body` ends. The node shows SMPTE bars at `width` × `height`, or, given `picture` (a JPEG
+  /// file), that picture still at its own size, as a webcam pointed at it would.
   nonisolated(nonsending) package static func with<T>(
     node: String = "fakecam", width: Int = 640, height: Int = 480, rate: Int = 15,
-    _ body: (PipeWireCamera) async throws -> T
+    picture: String? = nil, _ body: (PipeWireCamera) async throws -> T
   ) async throws -> T {
-    let camera = try PipeWireCamera(node: node, width: width, height: height, rate: rate)
+    let camera = try PipeWireCamera(
+      node: node, width: width, height: height, rate: rate, picture: picture)
     do {
       try await camera.start()
       let result = try await body(camera)
@@ -72,14 +77,28 @@ package final class PipeWireCamera: Sendable {
     }
     let wireplumber = try spawn(["dbus-run-session", "--", "wireplumber"])
     daemons.withLock { $0.append(wireplumber) }
-    let node = try spawn([
-      "gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=smpte", "!",
-      "video/x-raw,format=YUY2,width=\(width),height=\(height),framerate=\(rate)/1", "!",
-      "pipewiresink", "mode=provide",
-      // NB: gst-launch joins its arguments and parses them again: the quotes keep the space.
-      "stream-properties=\"props,media.class=Video/Source,node.name=\(self.node),"
-        + "node.description=\\\"Fake camera\\\"\"",
-    ])
+    let shown =
+      if let picture {
+        // NB: decoded again for every frame (a live still); `drop-allocation` keeps the
+        // converter off pipewiresink's own buffers, which it took for invalid and crashed.
+        [
+          "multifilesrc", "location=\(picture)", "loop=true",
+          "caps=image/jpeg,framerate=\(rate)/1", "!", "jpegdec", "!", "videoconvert", "!",
+          "video/x-raw,format=YUY2", "!", "identity", "drop-allocation=true", "sync=true",
+        ]
+      } else {
+        [
+          "videotestsrc", "is-live=true", "pattern=smpte", "!",
+          "video/x-raw,format=YUY2,width=\(width),height=\(height),framerate=\(rate)/1",
+        ]
+      }
+    let node = try spawn(
+      ["gst-launch-1.0", "-q"] + shown + [
+        "!", "pipewiresink", "mode=provide",
+        // NB: gst-launch joins its arguments and parses them again: the quotes keep the space.
+        "stream-properties=\"props,media.class=Video/Source,node.name=\(self.node),"
+          + "node.description=\\\"Fake camera\\\"\"",
+      ])
     source.withLock { $0 = node }
     try await waitUntil("the node \(self.node) is listed") {
       try await self.tool(["pw-cli", "ls", "Node"]).output.contains(

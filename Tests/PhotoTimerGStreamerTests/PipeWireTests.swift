@@ -163,3 +163,22 @@ struct DeviceMonitorReportTests {
       PipeWireCameras.parse(negative).first?.modes.map(\.description) == ["640×480 YUYV 15 fps"])
   }
 }
+
+@Suite("A frame's capture time")
+struct CaptureTimeTests {
+  @Test("The buffer's timestamp when it is on the pipeline's running time, else the arrival")
+  func captureTime() {
+    let arrival = Duration.seconds(12)
+    // A driver's timestamp a frame before it arrived: the capture time.
+    #expect(
+      GStreamerPipeline.captureTime(stamped: .milliseconds(11_967), arrival: arrival)
+        == .milliseconds(11_967))
+    // A node's own clock (a PipeWire source's running time, hours away): the arrival.
+    #expect(GStreamerPipeline.captureTime(stamped: .seconds(3), arrival: arrival) == arrival)
+    #expect(GStreamerPipeline.captureTime(stamped: .seconds(7_200), arrival: arrival) == arrival)
+    // No timestamp, or no clock yet.
+    #expect(GStreamerPipeline.captureTime(stamped: nil, arrival: arrival) == arrival)
+    #expect(GStreamerPipeline.captureTime(stamped: .seconds(5), arrival: nil) == .seconds(5))
+    #expect(GStreamerPipeline.captureTime(stamped: nil, arrival: nil) == .zero)
+  }
+}
