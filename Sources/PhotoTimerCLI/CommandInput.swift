@@ -6,6 +6,28 @@ import PhotoTimerTerminal
 
 /// What the command's loop reacts to, in the order it happened.
 enum CommandInput: Sendable {
+  /// Adds to `group` a task for each stream the loop hears besides the listeners
+  /// (``CommandListeners``): the model's changes, the keys a test sends, the phones' intents.
+  static func forward(
+    updates: AsyncStream<PhotoTimerViewModel.Update>, keys: AsyncStream<Key>?,
+    intents: AsyncStream<RemoteHub.Command>?, into input: AsyncStream<CommandInput>.Continuation,
+    in group: inout TaskGroup<Void>
+  ) {
+    group.addTask {
+      for await update in updates { input.yield(.update(update)) }
+    }
+    if let keys {
+      group.addTask {
+        for await key in keys { input.yield(.key(key)) }
+      }
+    }
+    if let intents {
+      group.addTask {
+        for await command in intents { input.yield(.remote(command)) }
+      }
+    }
+  }
+
   case key(Key)
   case signal(Int32)
   case update(PhotoTimerViewModel.Update)
@@ -21,10 +43,8 @@ enum CommandInput: Sendable {
   case faces([FaceMark])
   /// A booth's shot has been shown for its review's time.
   case reviewEnded(Int)
-  /// What happened in a booth session, in order.
-  case booth([BoothEvent])
-  /// What printing reported.
-  case print([PrintEvent])
+  /// What the booth or printing reported.
+  case reported(FrontEndRunners.Report)
 
   /// What the screen's stage says, as an input; `nil` for what the command does not hear (a
   /// rebuild: the command builds its camera once).

@@ -121,3 +121,40 @@ struct CommandProgress {
   /// The faces followed in the picture now.
   var faces: [FaceMark] = []
 }
+
+extension CommandProgress {
+  /// A change of the model, handled: drawn from now on, recorded for the chart and the
+  /// outcome, and told to the front-end machine (`cameraGone`: the screen's camera stopped).
+  ///
+  /// - Returns: When it happened on the command's time axis, the file it saved if one, and
+  ///   what the machine decided.
+  mutating func handle(
+    _ update: PhotoTimerViewModel.Update, cameraGone: Bool
+  ) -> (time: Duration, saved: URL?, effects: [FrontEndSession.Effect]) {
+    shown = update.snapshot
+    let before = record.saved.count
+    let time = record.record(update)
+    let effects = session.modelChanged(update.snapshot, cameraGone: cameraGone)
+    if session.isOver, case .ended(let result) = update.cause { record.result = result }
+    return (time, record.saved.count > before ? record.saved.last : nil, effects)
+  }
+
+  /// The screen's camera did not open (`problem` says why): the command's outcome, worded as
+  /// the engine words a camera step that failed, and what the machine decided.
+  mutating func cameraFailed(_ problem: String) -> [FrontEndSession.Effect] {
+    record.result = .failed(
+      PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(problem)"))
+    return session.cameraFailed(problem)
+  }
+
+  /// What the screen shows of `snapshot` in the words of `audience`, with what the print
+  /// desk allows now.
+  mutating func presentation(
+    _ snapshot: PhotoTimerViewModel.Snapshot, for audience: PhotoTimerPresentation.Audience,
+    printing: PrintControls?
+  ) -> PhotoTimerPresentation {
+    session.printing = printing
+    return session.presentation(
+      of: snapshot, audience: audience, framing: record.framing, faces: faces)
+  }
+}

@@ -8,12 +8,7 @@ extension CommandSession {
   /// A key: the first of its actions the presentation allows now (space takes it now while
   /// counting, else starts), done as every other front end does it.
   func pressed(_ key: Key) {
-    let candidates = key.actions(framing: keepsFraming)
-    // NB: a key none of whose actions is allowed asks for its last (space: start): the machine refuses it
-    // and the screen says why.
-    if let action = presentation(model.snapshot).first(of: candidates) ?? candidates.last {
-      perform(action)
-    }
+    perform(key.action(in: presentation(model.snapshot), framing: keepsFraming))
   }
 
   /// A phone's intent: allowed by the same presentation as the keys, refused with its reason
@@ -27,7 +22,7 @@ extension CommandSession {
   /// Asks the front-end machine for an action, with what came with it (a phone's count
   /// length, the switch's state; a key flips the switch), and carries out its effects.
   func perform(_ action: PhotoTimerPresentation.Action, choice: IntentChoice = IntentChoice()) {
-    syncPrinting()
+    progress.session.printing = runners.printing
     let reply = progress.session.ask(
       action, choice: choice, model: model.snapshot)
     apply(reply.effects)

@@ -27,10 +27,8 @@ final class CommandSession {
   let sink: any OutputSink
   private let keys: AsyncStream<Key>?
   var progress: CommandProgress
-  /// The booth, for `phototimer booth`.
-  let booth: BoothRunner?
-  /// Printing, with `--print`.
-  let printer: PrintRunner?
+  /// The booth (`phototimer booth`) and printing (`--print`).
+  let runners: FrontEndRunners
   /// The phone's remote, while it serves.
   private(set) var remote: RemoteLink?
   /// Whether the command frames between counts and goes on after each photo: `--frame`, a
@@ -78,8 +76,7 @@ final class CommandSession {
       frames: screen.frames, holdsCamera: camera != nil,
       autoStart: screen.frames && ready != nil ? options.startWhenReady : nil)
     configuration.booth = options.booth ? options.boothPlan : nil
-    self.booth = booth
-    self.printer = printer
+    runners = FrontEndRunners(booth: booth, printer: printer)
     let session = FrontEndSession(configuration)
     progress = CommandProgress(
       session: session,
@@ -110,25 +107,12 @@ final class CommandSession {
     let (inputs, input) = AsyncStream.makeStream(of: CommandInput.self)
     self.input = input
     let listeners = CommandListeners(readsKeys: keys == nil && screen.mode == .live, into: input)
-    booth?.report = { input.yield(.booth($0)) }
-    printer?.report = { input.yield(.print($0)) }
-    printer?.start()
+    runners.start { input.yield(.reported($0)) }
     let updates = model.updates()
     await withTaskGroup(of: Void.self) { group in
-      group.addTask {
-        for await update in updates { input.yield(.update(update)) }
-      }
-      if let keys {
-        group.addTask {
-          for await key in keys { input.yield(.key(key)) }
-        }
-      }
-      if let remote {
-        group.addTask {
-          for await command in remote.intents { input.yield(.remote(command)) }
-        }
-        stage.show(on: remote)
-      }
+      CommandInput.forward(
+        updates: updates, keys: keys, intents: remote?.intents, into: input, in: &group)
+      if let remote { stage.show(on: remote) }
       if camera != nil {
         if let live = display as? LiveDisplay, live.previewMethod != nil { stage.screen = live }
         stage.report = { report in
@@ -144,7 +128,9 @@ final class CommandSession {
         await handle(next, display: display)
         // NB: a booth's collage still being drawn is saved and said before the command ends;
         // so is a print on its way (until it is printed or the printer holds it).
-        if progress.session.isOver, booth?.isComposing != true, !printsKeepOpen { break }
+        if progress.session.isOver, !runners.keepOpen(signalled: progress.record.signal != nil) {
+          break
+        }
       }
       group.cancelAll()
     }
@@ -152,8 +138,7 @@ final class CommandSession {
     // closes: the run releases it first.
     if model.isSessionRunning { model.cancel() }
     await model.waitForRun()
-    await booth?.finish()
-    for event in await printer?.finish() ?? [] {
+    for event in await runners.finish() {
       await display.showEvent(event, time: progress.record.now)
     }
     await stage.stopFeeding()
@@ -172,7 +157,7 @@ final class CommandSession {
     if let problem = await display.close() {
       StandardStream.error.write("error: the output could not be written: \(problem)\n")
     }
-    return booth?.failedCollages ?? 0 > 0 ? .failure : record.exitCode
+    return runners.collageFailed ? .failure : record.exitCode
   }
 
   /// Carries out what the front-end machine decided.
@@ -188,12 +173,12 @@ final class CommandSession {
       // NB: the loop ends once the machine is over (``run()``).
       heard: { [input] in input?.yield(.ready($0)) },
       booth: { [self, input] in
-        booth?.carryOut(
+        runners.booth?.carryOut(
           $0, photo: model.snapshot.photo, faces: progress.faces, controls: .init(stage)
         ) {
           input?.yield(.reviewEnded($0))
         }
-      }, printer: printer)
+      }, printer: runners.printer)
   }
 
   /// One input: what it does to the model and to the screen.
@@ -208,10 +193,7 @@ final class CommandSession {
       if progress.record.signal == nil { progress.record.signal = number }
       apply(progress.session.signal(model: model.snapshot))
     case .cameraOpened(let problem?):
-      // NB: worded as the engine words a camera step that failed.
-      progress.record.result = .failed(
-        PhotoTimerFailure(cause: .stepFailed(.camera), message: "camera failed: \(problem)"))
-      apply(progress.session.cameraFailed(problem))
+      apply(progress.cameraFailed(problem))
       return
     case .cameraOpened(nil):
       apply(progress.session.cameraOpened(model: model.snapshot))
@@ -229,10 +211,8 @@ final class CommandSession {
       progress.faces = marks
     case .reviewEnded(let shot):
       apply(progress.session.reviewEnded(shot: shot, model: model.snapshot))
-    case .booth(let events):
-      await boothHappened(events, display: display)
-    case .print(let events):
-      await printHappened(events, display: display)
+    case .reported(let report):
+      await reported(report, display: display)
     }
     if !progress.session.isOver { await draw(display) }
   }
@@ -254,29 +234,34 @@ final class CommandSession {
     _ snapshot: PhotoTimerViewModel.Snapshot,
     for audience: PhotoTimerPresentation.Audience = .keyboard
   ) -> PhotoTimerPresentation {
-    syncPrinting()
-    return progress.session.presentation(
-      of: snapshot, audience: audience, framing: progress.record.framing, faces: progress.faces)
+    progress.presentation(snapshot, for: audience, printing: runners.printing)
   }
 
-  /// A change of the model: recorded for the chart and the outcome, and a session's end told
-  /// to the front-end machine. Returns when it happened, on the command's time axis.
+  /// A change of the model: handled (``CommandProgress/handle(_:cameraGone:)``), its photo
+  /// offered to the printer. Returns when it happened, on the command's time axis.
   private func handled(_ update: PhotoTimerViewModel.Update) -> Duration {
-    progress.shown = update.snapshot
-    let saved = progress.record.saved.count
-    let time = progress.record.record(update)
-    // NB: a booth prints its collage, not its shots.
-    if !options.booth, progress.record.saved.count > saved, let file = progress.record.saved.last {
-      printer?.offer(file.path)
-    }
     // NB: a camera that stopped cannot frame the next shot: the command ends with it (a
     // DSLR's live view is only the preview: gphoto2 still takes the photos).
     let gone = camera?.isFailed ?? false && !options.camera.kind.shootsItself
-    apply(progress.session.modelChanged(update.snapshot, cameraGone: gone))
-    if progress.session.isOver, case .ended(let result) = update.cause {
-      progress.record.result = result
-    }
+    let (time, saved, effects) = progress.handle(update, cameraGone: gone)
+    if let saved { runners.saved(saved.path) }
+    apply(effects)
     return time
   }
 
+  /// Passes `report` on (the guests' link, the phones, the event's log) and shows it: each
+  /// event's line, its notice (a print's, else where printing is now), each collage saved.
+  private func reported(_ report: FrontEndRunners.Report, display: any CommandDisplay) async {
+    let time = progress.record.now
+    let passed = runners.pass(report, remote: remote, time: time)
+    for problem in passed.problems { model.post(note: problem) }
+    for event in passed.events {
+      if let collage = event as? BoothEvent, case .collage(_, let file, _, _) = collage {
+        model.post(note: "collage saved: \(file)")
+      }
+      let words = event is PrintEvent ? runners.printer?.desk.words : nil
+      if let notice = event.notice ?? words { model.post(note: notice) }
+      await display.showEvent(event, time: time)
+    }
+  }
 }

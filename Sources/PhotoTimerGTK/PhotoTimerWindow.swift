@@ -85,17 +85,17 @@ final class PhotoTimerWindow {
       if name == .quit { self?.close() } else { self?.controller?.perform(name) }
     }
     let cameras = CameraMenu(current: options.camera, window: window) { [weak self] camera in
-      self?.controller?.chooseCamera(camera)
+      self?.controller?.choices.chooseCamera(camera)
     }
     let photo = PhotoPage()
     let preview = PreviewArea(photoPage: photo.widget)
     let forward = ControlBar.Choices(
-      countdown: { [weak self] in self?.controller?.choices.countdown($0) },
-      size: { [weak self] in self?.controller?.choices.size($0) },
-      look: { [weak self] in self?.controller?.choices.look($0) },
-      location: { [weak self] in self?.controller?.choices.location($0) },
-      mirror: { [weak self] in self?.controller?.choices.mirror($0) },
-      autoStart: { [weak self] in self?.controller?.choices.autoStart($0) })
+      countdown: { [weak self] in self?.controller?.choices.bar.countdown($0) },
+      size: { [weak self] in self?.controller?.choices.bar.size($0) },
+      look: { [weak self] in self?.controller?.choices.bar.look($0) },
+      location: { [weak self] in self?.controller?.choices.bar.location($0) },
+      mirror: { [weak self] in self?.controller?.choices.bar.mirror($0) },
+      autoStart: { [weak self] in self?.controller?.choices.bar.autoStart($0) })
     let remote = RemotePanel(serving: options.remote != nil) { [weak self] on in
       guard let controller = self?.controller else { return }
       controller.chores.start { await controller.setRemote(on) }
@@ -134,7 +134,7 @@ final class PhotoTimerWindow {
     Signal.handled(raw(window), "close-request") { [weak self] in
       guard let self, !closed else { return false }
       // NB: a booth that fills the screen is left only with a confirmation.
-      if let booth = self.controller?.boothScreen, booth.kiosk, closing == nil {
+      if let booth = self.controller?.screen.booth, booth.kiosk, closing == nil {
         booth.confirmLeaving()
       } else {
         close()

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoTimer
 import PhotoTimerCommandLine
+import PhotoTimerRemote
 import PhotoTimerSetup
 
 /// The window's controller: it owns the camera, the model over services built on it, the
@@ -36,26 +37,19 @@ final class WindowController {
   /// Whether the window is closing (the machine is over): nothing new starts.
   var closing: Bool { session.isOver }
   var remote: WindowRemote { screen.remote }
-  var mirrored: Bool {
-    get { screen.feed.mirrored }
-    set { screen.feed.mirrored = newValue }
-  }
+  var mirrored: Bool { screen.feed.mirrored }
+  /// The bar's and the camera menu's choices, carried out.
+  let choices: WindowChoices
   /// The faces followed in the picture now (the stage's).
   private(set) var faces: [FaceMark] = []
   /// What may happen next: the one front-end machine the command runs too. The window frames
   /// between counts, and shows a camera that fails instead of ending.
   var session: FrontEndSession
 
-  /// The booth (`--booth`): its sessions' shots, reviews and collages.
-  let booth: BoothRunner?
-  /// Printing (`--print`): the print desk's effects, each job followed, the printer watched.
-  let printer: PrintRunner?
+  /// The booth (`--booth`) and printing (`--print`).
+  let runners: FrontEndRunners
   /// The camera being opened again after it failed (a booth's).
   var reopening: Task<Void, Never>?
-  /// The problem the trace last recorded.
-  private var tracedProblem: String?
-  /// The booth's screen: its big Start, its idle turn, its way out.
-  private(set) var boothScreen: BoothScreen?
   /// When the window started: the time axis of the booth's events.
   let started = ContinuousClock.now
 
@@ -64,46 +58,38 @@ final class WindowController {
     store: SettingsStore, trace: Trace?, booth: BoothRunner? = nil, printer: PrintRunner? = nil,
     leave: @escaping @MainActor () -> Void = {}
   ) {
-    self.booth = booth
-    self.printer = printer
-    var configuration = FrontEndSession.Configuration(
-      frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil)
-    configuration.booth = booth != nil ? options.boothPlan : nil
-    // NB: a booth runs all evening: a camera unplugged and plugged back in resumes by itself.
-    configuration.reopensCamera = booth != nil ? .seconds(3) : nil
-    session = FrontEndSession(configuration)
+    runners = FrontEndRunners(booth: booth, printer: printer)
+    session = FrontEndSession(.window(options, booth: booth != nil))
     preferences = WindowPreferences(options: options, settings: settings, store: store)
     screen = WindowScreen(
       views: views, mirrored: options.mirror ?? options.camera.driver.mirrored(options.camera),
       beeps: options.beep ?? true, stage: stage, chores: chores,
       tracer: trace.map(WindowTracer.init))
+    choices = WindowChoices(preferences: preferences, screen: screen)
     pages.changed = { [weak self] in self?.render() }
+    choices.rebuild = { [weak self] in self?.rebuild() }
+    choices.countdown = { [weak self] in self?.model?.countdownSeconds = $0 }
+    choices.autoStart = { [weak self] in self?.ask(.autoStart, choice: .init(on: $0)) }
     stage.screen = screen.feed
     stage.report = { [weak self] in self?.staged($0) }
     if let tracer { views.remote.popoverShown = tracer.popover }
-    booth?.report = { [weak self] in self?.boothHappened($0) }
-    printer?.report = { [weak self] in self?.printHappened($0) }
     if booth != nil {
-      boothScreen = BoothScreen(
-        preview: views.preview, actions: views.actions, pages: screen.pages, tracer: tracer,
-        kiosk: options.fullscreen, idle: options.idle, leave: leave)
+      screen.openBooth(kiosk: options.fullscreen, idle: options.idle, leave: leave)
     }
   }
 
   /// Renders the first frame, then opens the camera and looks for the others.
   func begin() {
-    if let printer {
-      chores.start {
-        // NB: checked before the window opened; here the paper is kept and its note said.
-        try? await printer.check()
-        printer.start()
-      }
+    chores.start { [runners] in
+      // NB: checked before the window opened; here the paper is kept and its note said.
+      try? await runners.printer?.check()
+      runners.start { [weak self] in self?.reported($0) }
     }
     render()
     tracer?.probeMainActor(chores)
     chores.start { [self] in
       if await preferences.resolveAuto() {
-        cameraChanged()
+        choices.cameraChanged()
         views.cameras.current = options.camera
         views.cameras.show([options.camera])
       }
@@ -111,6 +97,79 @@ final class WindowController {
       if options.remote != nil { await setRemote(true) }
       await views.cameras.discover(first: options.camera) { [weak self] in self?.closing == false }
     }
+  }
+
+  // MARK: - Intents
+
+  /// Performs the window's action `name` (a button, a key).
+  func perform(_ name: WindowActions.Name) {
+    switch name {
+    // NB: the window closes itself (it owns the controller).
+    case .intent(.quit): break
+    case .intent(let action): ask(action)
+    case .back: pages.showPreview()
+    case .openFolder: views.photo.openFolder()
+    }
+  }
+
+  /// Asks the front-end machine for an intent (a button, a key, the phone, the switch) and
+  /// carries out its effects.
+  ///
+  /// - Returns: The machine's reply (a refusal says why: the phone is told).
+  @discardableResult
+  func ask(
+    _ action: PhotoTimerPresentation.Action,
+    choice: FrontEndSession.Choice = FrontEndSession.Choice()
+  ) -> FrontEndSession.Reply {
+    session.printing = runners.printing
+    let reply = session.ask(action, choice: choice, model: snapshot)
+    if case .refused(let reason) = reply { tracer?.refused(reason) }
+    apply(reply.effects)
+    render()
+    return reply
+  }
+
+  /// Carries out what the front-end machine decided; the window ends when it is closed
+  /// (``close()``).
+  func apply(_ effects: [FrontEndSession.Effect]) {
+    let model = model
+    stage.carryOut(
+      effects, on: model,
+      // NB: a count that starts closes the Remote popover: a count started from the phone is
+      // never hidden under it.
+      counted: { [self] _ in
+        pages.showPreview()
+        views.remote.closePopover()
+        tracer?.countStarts()
+      },
+      heard: { [weak self] report in
+        guard let self, let model, self.model === model else { return }
+        self.apply(self.session.heard(report.word, model: model.snapshot))
+        self.render()
+      },
+      booth: { [self] effect in
+        runners.booth?.carryOut(
+          effect, photo: snapshot.photo, faces: faces, controls: .init(stage)
+        ) { [weak self] shot in
+          guard let self else { return }
+          apply(session.reviewEnded(shot: shot, model: snapshot))
+          render()
+        }
+      },
+      reopen: { [self] delay in
+        reopening?.cancel()
+        reopening = Task { [weak self] in
+          guard (try? await Task.sleep(for: delay)) != nil, let self, !closing else { return }
+          rebuild()
+        }
+      }, printer: runners.printer)
+  }
+
+  /// What the booth or printing reports: passed on (the guests' link, the phones, the
+  /// event's log) and shown; printing's drawn again (the status says where printing is).
+  func reported(_ report: FrontEndRunners.Report) {
+    screen.show(runners.pass(report, remote: remote.link, time: started.duration(to: .now)))
+    if case .print = report { render() }
   }
 
   // MARK: - The camera and the services
@@ -178,19 +237,14 @@ final class WindowController {
 
   private func handle(_ event: PhotoTimerEvent, of model: PhotoTimerViewModel) {
     guard self.model === model else { return }
-    remote.publish(event, of: model, camera: stage.identity?.forGuests)
-    if case .shutter = event.kind { screen.shutter() }
-    if case .captured(let photo) = event.kind {
-      pages.showPhoto(photo)
-      // NB: a booth prints its collage, not its shots.
-      if booth == nil, let file = photo.file { printer?.offer(file.path) }
-    }
+    let saved = screen.show(event, of: model, camera: stage.identity?.forGuests)
+    if let saved { runners.saved(saved.path) }
   }
 
   /// What the window shows now, in the words of `audience` (the phone's page reads the same
   /// moment in its own words).
   func presentation(for audience: PhotoTimerPresentation.Audience) -> PhotoTimerPresentation {
-    session.printing = printer?.desk.controls
+    session.printing = runners.printing
     return session.presentation(of: snapshot, audience: audience, faces: faces)
   }
 
@@ -202,11 +256,8 @@ final class WindowController {
     screen.draw(
       presentation(for: .keyboard), phone: presentation(for: .phone), model: model,
       ready: model != nil && !session.cameraStarting)
-    boothScreen?.render()
-    if session.problem != tracedProblem {
-      tracedProblem = session.problem
-      tracer?.problem(session.problem)
-    }
+    screen.booth?.render()
+    screen.trace(problem: session.problem)
   }
 
   // MARK: - Closing
@@ -216,18 +267,32 @@ final class WindowController {
   func close() async {
     pages.close()
     reopening?.cancel()
-    boothScreen?.close()
+    screen.booth?.close()
     session.close()
     views.controls.showStatus("Closing…")
     await stage.close()
     // NB: a collage being drawn is saved before the window goes.
-    await booth?.finish()
-    for event in await printer?.finish() ?? [] {
+    for event in await runners.finish() {
       try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
     }
     await remote.stop()
     await chores.end()
     await preferences.close()
     tracer?.flush()
+  }
+
+  // MARK: - The phone
+
+  /// Turns the remote on or off. A phone's intent is allowed only when the window's
+  /// presentation allows it now (the same gate as its buttons and keys), refused with its
+  /// reason otherwise.
+  func setRemote(_ on: Bool) async {
+    guard on else { return await remote.stop(shown: true) }
+    guard !closing else { return }
+    remote.start(for: options, mirrored: mirrored, booth: runners.booth != nil) { [weak self] in
+      guard let self else { return .refused("the window is closing") }
+      return RemoteLink.answer($0, shown: presentation(for: .phone)) { ask($0, choice: $1) }
+    }
+    render()
   }
 }

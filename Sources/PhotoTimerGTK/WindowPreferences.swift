@@ -98,3 +98,17 @@ final class WindowPreferences {
     await store.close()
   }
 }
+
+extension FrontEndSession.Configuration {
+  /// The window's machine: it frames between counts and holds its camera, shows a camera
+  /// that fails instead of ending, and as a booth (`booth`) runs `options`' sessions and
+  /// opens its camera again 3 s after it failed (a booth runs all evening: a camera unplugged
+  /// and plugged back in resumes by itself).
+  static func window(_ options: CommandOptions.RunOptions, booth: Bool) -> Self {
+    var configuration = Self(
+      frames: true, holdsCamera: true, endsOnCameraFailure: false, autoStart: nil)
+    configuration.booth = booth ? options.boothPlan : nil
+    configuration.reopensCamera = booth ? .seconds(3) : nil
+    return configuration
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerCommandLine
 import PhotoTimerRemote
 import PhotoTimerSetup
 
@@ -20,22 +21,23 @@ final class WindowRemote {
     self.stage = stage
   }
 
-  /// Serves the remote at `address` unless it already serves; `answer` answers each phone's
-  /// intent. When it cannot start, the panel says why.
+  /// Serves the remote for `options` (at `--remote`'s address, else the LAN's, port 8470)
+  /// unless it already serves; `answer` answers each phone's intent. When it cannot start, the
+  /// panel says why.
   ///
   /// - Parameters:
-  ///   - camera: The camera's name on the phone's page.
   ///   - mirrored: Whether the picture is mirrored.
-  ///   - seconds: The count's length.
-  ///   - guests: Whether a booth's collages get guest links.
+  ///   - booth: Whether the window is a booth (its collages get guest links unless
+  ///     `--no-guest-links`).
   func start(
-    at address: RemoteAddress, camera: String, mirrored: Bool, seconds: Int, guests: Bool = false,
+    for options: CommandOptions.RunOptions, mirrored: Bool, booth: Bool,
     answer: @escaping @MainActor (RemoteIntent) -> RemoteReply
   ) {
     guard link == nil else { return }
     do {
       let link = try RemoteLink(
-        address: address, camera: camera, mirrored: mirrored, seconds: seconds, guests: guests)
+        address: options.remote ?? RemoteAddress(), camera: CameraMenu.name(options.camera),
+        mirrored: mirrored, seconds: options.seconds, guests: booth && options.guestLinks)
       self.link = link
       panel.show(links: link.links)
       // NB: for a window started from a terminal (and its tests): the link, on stdout.

@@ -1,3 +1,4 @@
+import Foundation
 import PhotoTimer
 import PhotoTimerImaging
 import PhotoTimerSetup
@@ -16,7 +17,11 @@ final class WindowScreen {
   let pages: WindowPages
   /// What the trace records, when there is one.
   let tracer: WindowTracer?
+  /// The booth's screen (`--booth`): its big Start, its idle turn, its way out.
+  var booth: BoothScreen?
   private let sound: ShutterSound
+  /// The problem the trace last recorded.
+  private var tracedProblem: String?
 
   /// The screen of `views`.
   ///
@@ -63,6 +68,52 @@ final class WindowScreen {
       feed.look = nil
     }
     tracer?.rendered(status, countdownSeconds: model?.countdownSeconds, ready: ready)
+  }
+
+  /// What the booth or printing reported, once passed on: a line on standard output each (for
+  /// a window started from a terminal, and its tests), the booth's notices in the status, its
+  /// problems in red, each collage shown with the guests' QR code.
+  func show(_ passed: FrontEndRunners.Passed) {
+    for problem in passed.problems { views.controls.showStatus(problem, isError: true) }
+    for event in passed.events {
+      try? FileHandle.standardOutput.write(contentsOf: Data((event.line + "\n").utf8))
+      guard event is BoothEvent else { continue }
+      if let notice = event.notice { views.controls.showStatus(notice, isError: false) }
+      booth?.activity()
+    }
+    for (file, guest) in passed.collages {
+      pages.showCollage(URL(fileURLWithPath: file), guest: guest)
+      booth?.collageMade(URL(fileURLWithPath: file), guest: guest)
+    }
+  }
+
+  /// What the model of the screen's camera said: on the phones, the shutter's flash and
+  /// sound, the photo on its page.
+  ///
+  /// - Returns: The photo's file, when the event saved one.
+  func show(
+    _ event: PhotoTimerEvent, of model: PhotoTimerViewModel, camera: CameraIdentity?
+  ) -> URL? {
+    remote.publish(event, of: model, camera: camera)
+    if case .shutter = event.kind { shutter() }
+    guard case .captured(let photo) = event.kind else { return nil }
+    pages.showPhoto(photo)
+    return photo.file
+  }
+
+  /// Shows the booth's screen over the preview (``BoothScreen``: `kiosk` fills the screen,
+  /// `idle` seconds without a press start the idle turn, `leave` closes the window).
+  func openBooth(kiosk: Bool, idle: Int, leave: @escaping @MainActor () -> Void) {
+    booth = BoothScreen(
+      preview: views.preview, actions: views.actions, pages: pages, tracer: tracer, kiosk: kiosk,
+      idle: idle, leave: leave)
+  }
+
+  /// Records `problem` in the trace when it changed.
+  func trace(problem: String?) {
+    guard problem != tracedProblem else { return }
+    tracedProblem = problem
+    tracer?.problem(problem)
   }
 
   /// The shutter fired: the preview flashes and the shutter sounds.

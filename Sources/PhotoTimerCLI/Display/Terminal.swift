@@ -82,6 +82,15 @@ enum Key: Equatable {
     }
   }
 
+  /// What the key asks for in `presentation`: the first of its actions allowed now, else its
+  /// last (space: start), which the front-end machine refuses, and the screen says why.
+  func action(
+    in presentation: PhotoTimerPresentation, framing: Bool
+  ) -> PhotoTimerPresentation.Action {
+    let candidates = actions(framing: framing)
+    return presentation.first(of: candidates) ?? candidates[candidates.count - 1]
+  }
+
   /// The keys in what a terminal sent at once; an escape sequence (an arrow: ESC [ A) is
   /// not the Esc key.
   static func keys(in bytes: [UInt8]) -> [Key] {

@@ -131,12 +131,8 @@ package final class BoothRunner {
         let guest = remote?.publishSession(session, collage: file, shots: shots, event: self.event)
         event = .collage(session: session, file: file, shots: shots, guest: guest)
       }
-      let line = event.jsonLine(time: time)
-      remote?.hub.publish(eventLine: line)
-      do throws(EventLogError) {
-        try log?.append(line)
-      } catch {
-        problems.append("\(error)")
+      if let problem = passOn(event, remote: remote, log: log, time: time) {
+        problems.append(problem)
       }
       passed.append(event)
     }

@@ -223,17 +223,7 @@ package final class PrintRunner {
   /// `events` as every front end passes them on: on the phones' event stream and in the
   /// event's log. Returns the problems to show (a log that cannot be written).
   package func pass(_ events: [PrintEvent], remote: RemoteLink?, time: Duration) -> [String] {
-    var problems: [String] = []
-    for event in events {
-      let line = event.jsonLine(time: time)
-      remote?.hub.publish(eventLine: line)
-      do throws(EventLogError) {
-        try log?.append(line)
-      } catch {
-        problems.append("\(error)")
-      }
-    }
-    return problems
+    events.compactMap { passOn($0, remote: remote, log: log, time: time) }
   }
 
   /// Whether a print is being sent or followed.
