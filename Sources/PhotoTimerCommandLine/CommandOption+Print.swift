@@ -28,10 +28,7 @@ extension CommandOption {
         names: ["--copies"],
         value: .integer(name: "N", range: 1...10, unit: "copies", example: "2"),
         help: ["print: copies of each print, 1…10 (default \(defaults.print.copies))"],
-        set: .parse { run, text in
-          run.print.copies = Int(text) ?? 1
-          return []
-        })
+        set: .integer(\.print.copies))
     case .autoPrint:
       Declaration(
         names: ["--auto-print"], value: nil,
@@ -42,10 +39,7 @@ extension CommandOption {
         names: ["--max-prints"],
         value: .integer(name: "N", range: 1...99, unit: "prints", example: "2"),
         help: ["print: the most prints of one photo, 1…99 (default: no limit)"],
-        set: .parse { run, text in
-          run.print.maxPrints = Int(text)
-          return []
-        })
+        set: .integer(\.print.maxPrints))
     case .maxQueue:
       Declaration(
         names: ["--max-queue"],
@@ -54,10 +48,7 @@ extension CommandOption {
           "print: the most prints waiting or printing at once, 1…20 (default "
             + "\(defaults.print.maxQueue))"
         ],
-        set: .parse { run, text in
-          run.print.maxQueue = Int(text) ?? 2
-          return []
-        })
+        set: .integer(\.print.maxQueue))
     default:
       preconditionFailure("\(self) is not a printing option")
     }

@@ -103,6 +103,14 @@ package enum CommandOption: CaseIterable, Hashable, Sendable {
         return []
       }
     }
+
+    /// A whole number into an optional `field` (a limit that is off unless given).
+    static func integer(_ field: WritableKeyPath<CommandOptions.RunOptions, Int?>) -> Setter {
+      Setter { run, text in
+        if let number = Int(text) { run[keyPath: field] = number }
+        return []
+      }
+    }
   }
 
   /// The values an option left out takes: the help shows them from here.

@@ -13,6 +13,8 @@ final class ScriptedPrinter: PrintService {
     var status = PrinterStatus(state: .idle)
     var calls: [String] = []
     var nextID = 7
+    /// Why Resume fails, if it does.
+    var resumeFails: PrintError?
   }
   let script = Mutex(Script())
   var name: String { "scripted" }
@@ -42,10 +44,12 @@ final class ScriptedPrinter: PrintService {
   func status() async throws(PrintError) -> PrinterStatus { script.withLock { $0.status } }
 
   func resume() async throws(PrintError) {
-    script.withLock {
-      $0.calls.append("resume")
-      $0.status = PrinterStatus(state: .idle)
+    let failure = script.withLock { script -> PrintError? in
+      script.calls.append("resume")
+      if script.resumeFails == nil { script.status = PrinterStatus(state: .idle) }
+      return script.resumeFails
     }
+    if let failure { throw failure }
   }
 
   var calls: [String] { script.withLock { $0.calls } }
@@ -131,6 +135,35 @@ struct PrintRunnerTests {
     #expect(printer.calls == ["resume"])
     #expect(runner.ask(.resume) == .refused("the printer is not stopped"))
     #expect(runner.ask(.print) == .refused("nothing to print yet"))
+    _ = await runner.finish()
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test("A Resume CUPS refuses is said as the printer's, with why; the printer stays stopped")
+  func resumeRefused() async throws {
+    let printer = ScriptedPrinter()
+    printer.script.withLock {
+      $0.status = PrinterStatus(state: .stopped, reasons: ["paused"])
+      $0.resumeFails = PrintError("not allowed: add yourself to the lpadmin group")
+    }
+    let clock = TestClock()
+    let (runner, stream) = Self.runner(printer, clock: clock, rules: .init())
+    var events = stream.makeAsyncIterator()
+    runner.start()
+    _ = await Self.next(&events) { _ in true }
+    #expect(runner.ask(.resume) == .accepted([.resume]))
+    let failed = await Self.next(&events) { _ in true }
+    #expect(failed == .resumeFailed("not allowed: add yourself to the lpadmin group"))
+    #expect(
+      failed?.line == "printer: Resume failed: not allowed: add yourself to the lpadmin group")
+    #expect(failed?.notice == "Resume failed: not allowed: add yourself to the lpadmin group")
+    let json = failed?.jsonLine(time: .seconds(2)) ?? ""
+    #expect(
+      json.contains("\"event\":\"printer\"") && json.contains("\"resume\":\"failed\""), "\(json)")
+    #expect(runner.desk.canResume)
+    #expect(
+      runner.desk.words?.hasSuffix("Resume failed: not allowed: add yourself to the lpadmin group")
+        == true)
     _ = await runner.finish()
     #expect(clock.sleeperCount == 0)
   }

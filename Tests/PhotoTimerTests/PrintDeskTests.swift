@@ -97,6 +97,28 @@ struct PrintDeskTests {
     #expect(desk.words == "no printer: no printer named 'selphy' in CUPS")
   }
 
+  @Test("A Resume that failed is said with the words until the printer changes or Resume again")
+  func resumeFailed() {
+    var desk = PrintDesk(PrintDesk.Rules())
+    let paused = PrinterStatus(state: .stopped, reasons: ["paused"])
+    desk.printerChanged(.status(paused))
+    let stopped = desk.words
+    #expect(desk.ask(.resume) == .accepted([.resume]))
+    desk.resumeFailed("not allowed: add yourself to the lpadmin group")
+    #expect(
+      desk.words
+        == "\(stopped ?? "") · Resume failed: not allowed: add yourself to the lpadmin group")
+    // The same state heard again keeps it; Resume asked again clears it.
+    desk.printerChanged(.status(paused))
+    #expect(desk.resumeFailure != nil)
+    #expect(desk.ask(.resume) == .accepted([.resume]))
+    #expect(desk.words == stopped)
+    desk.resumeFailed("the print server does not answer")
+    desk.printerChanged(.status(PrinterStatus(state: .idle)))
+    #expect(desk.resumeFailure == nil)
+    #expect(desk.words == nil)
+  }
+
   @Test("The printer's reasons in words, with the step; warnings do not stop it")
   func troubles() {
     func words(_ reasons: [String], state: PrinterStatus.State = .stopped) -> [String] {

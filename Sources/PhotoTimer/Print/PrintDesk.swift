@@ -95,6 +95,9 @@ public struct PrintDesk: Equatable, Sendable {
   public private(set) var latest: String?
   /// The printer, as last heard.
   public private(set) var printer: Printer = .unknown
+  /// Why the last Resume did not let the printer go on (CUPS refused it, or could not be
+  /// reached), said with the words until the printer's state changes or Resume is asked again.
+  public private(set) var resumeFailure: String?
   /// The prints each photo had before this run (an event's log), by file.
   public let earlier: [String: Int]
 
@@ -130,6 +133,7 @@ public struct PrintDesk: Equatable, Sendable {
         if case .unreachable(let why) = printer { return .refused(why) }
         return .refused("the printer is not stopped")
       }
+      resumeFailure = nil
       return .accepted([.resume])
     case .print:
       guard let latest else { return .refused("nothing to print yet") }
@@ -184,7 +188,14 @@ public struct PrintDesk: Equatable, Sendable {
 
   /// The printer as heard now.
   public mutating func printerChanged(_ printer: Printer) {
+    if printer != self.printer { resumeFailure = nil }
     self.printer = printer
+  }
+
+  /// Resume did not let the printer go on: `why`, said with the words
+  /// (``resumeFailure``).
+  public mutating func resumeFailed(_ why: String) {
+    resumeFailure = why
   }
 
   /// The printer's troubles now, in words, most pressing first; none when it prints.
@@ -196,6 +207,12 @@ public struct PrintDesk: Equatable, Sendable {
   /// What every screen says of printing now, or `nil` when there is nothing to say: the
   /// printer's trouble and its step, `printing 1 of 2`, `printed`, `not printed: …`.
   public var words: String? {
+    guard let resumeFailure else { return standingWords }
+    return (standingWords.map { "\($0) · " } ?? "") + "Resume failed: \(resumeFailure)"
+  }
+
+  /// The words without a Resume that failed.
+  private var standingWords: String? {
     if case .unreachable(let why) = printer, !inFlight.isEmpty || jobs.isEmpty {
       return "no printer: \(why)"
     }

@@ -14,6 +14,8 @@ package enum PrintEvent: Sendable, Equatable {
   case refused(String)
   /// The paper differs from what the layout asked: why.
   case note(String)
+  /// Resume did not let the printer go on: why (CUPS refused it, or could not be reached).
+  case resumeFailed(String)
 
   /// The event as a JSON line at `time`.
   package func jsonLine(time: Duration) -> String {
@@ -54,6 +56,11 @@ package enum PrintEvent: Sendable, Equatable {
       object.add("event", "printer")
       object.add("t", time.secondsValue)
       object.add("note", why)
+    case .resumeFailed(let why):
+      object.add("event", "printer")
+      object.add("t", time.secondsValue)
+      object.add("resume", "failed")
+      object.add("error", why)
     }
     return object.text
   }
@@ -71,6 +78,7 @@ package enum PrintEvent: Sendable, Equatable {
     case .unreachable(let why): return "printer: \(why)"
     case .refused(let why): return "not printed: \(why)"
     case .note(let why): return "printer: \(why)"
+    case .resumeFailed(let why): return "printer: Resume failed: \(why)"
     }
   }
 
@@ -89,6 +97,7 @@ package enum PrintEvent: Sendable, Equatable {
     case .unreachable(let why): return "no printer: \(why)"
     case .refused(let why): return "not printed: \(why)"
     case .note(let why): return why
+    case .resumeFailed(let why): return "Resume failed: \(why)"
     }
   }
 }

@@ -167,7 +167,8 @@ package final class PrintRunner {
           do {
             try await self.service.resume()
           } catch {
-            self.report([.refused("Resume failed: \(error)")])
+            self.desk.resumeFailed("\(error)")
+            self.report([.resumeFailed("\(error)")])
           }
           await self.lookAtPrinter()
           self.work[key] = nil
