@@ -9,6 +9,20 @@ import PhotoTimerText
 #endif
 
 extension Benchmarks {
+  /// A booth session's four 1920 × 1080 shots from the scene camera (daylight, golden hour,
+  /// indoor, overcast), or `nil` when it gave no picture.
+  static func sceneShots() async -> [BoothCollage.Shot]? {
+    var shots: [BoothCollage.Shot] = []
+    for preset in [ScenePreset.daylight, .goldenHour, .indoor, .overcast] {
+      let camera = SceneCamera(preset: preset, width: 1920, height: 1080, clock: clock)
+      guard let session = try? await camera.open(), let frame = try? await session.capture()
+      else { return nil }
+      await session.close()
+      shots.append(BoothCollage.Shot(frame: frame))
+    }
+    return shots
+  }
+
   /// A booth's collage: four 1920 × 1080 shots cut to the strip's 3:2 slots, scaled into the
   /// 2 × 6 in strip at 600 dpi and drawn under an overlay with a hole per slot, beside
   /// ImageMagick's `convert` doing the same composition (the same crops, box filter, the same
@@ -17,13 +31,8 @@ extension Benchmarks {
   /// a PPM, less that of a 1 × 1 run (process start). `--collage FILE` also writes ours as a
   /// JPEG to look at.
   static func collage(writingTo output: String? = nil) async {
-    var shots: [BoothCollage.Shot] = []
-    for preset in [ScenePreset.daylight, .goldenHour, .indoor, .overcast] {
-      let camera = SceneCamera(preset: preset, width: 1920, height: 1080, clock: clock)
-      guard let session = try? await camera.open(), let frame = try? await session.capture()
-      else { return print("collage: the scene camera gave no picture") }
-      await session.close()
-      shots.append(BoothCollage.Shot(frame: frame))
+    guard let shots = await sceneShots() else {
+      return print("collage: the scene camera gave no picture")
     }
     let layout = BoothLayout.strip
     let overlay = Self.overlay(for: layout)

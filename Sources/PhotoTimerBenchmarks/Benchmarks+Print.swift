@@ -29,13 +29,8 @@ extension Benchmarks {
 
   /// ``printing()`` on `server`'s printer `bench`.
   private static func printing(on server: PrintServer) async {
-    var shots: [BoothCollage.Shot] = []
-    for preset in [ScenePreset.daylight, .goldenHour, .indoor, .overcast] {
-      let camera = SceneCamera(preset: preset, width: 1920, height: 1080, clock: clock)
-      guard let session = try? await camera.open(), let frame = try? await session.capture()
-      else { return print("print: the scene camera gave no picture") }
-      await session.close()
-      shots.append(BoothCollage.Shot(frame: frame))
+    guard let shots = await sceneShots() else {
+      return print("print: the scene camera gave no picture")
     }
     let layout = BoothLayout.strip
     let file = "\(server.folder)/strip.jpg"

@@ -181,7 +181,7 @@ public struct FrontEndSession: Equatable, Sendable {
   /// Whether the camera is being opened again by itself (``Configuration/reopensCamera``).
   var reopening = false
   /// The booth session under way, or `nil` outside one.
-  public private(set) var booth: BoothProgress?
+  public internal(set) var booth: BoothProgress?
   /// Printing, where the front end prints (`--print`): what its print desk allows now. The
   /// front end sets it whenever the desk changes; Print and Resume pass the gate by it.
   public var printing: PrintControls?
@@ -303,57 +303,8 @@ public struct FrontEndSession: Equatable, Sendable {
     case .keep: return .accepted(keep(model: model))
     case .print: return .accepted([.print])
     case .resume: return .accepted([.resume])
-    case .retake:
-      guard var progress = booth, let plan = configuration.booth else { return .accepted([]) }
-      progress.retakesLeft -= 1
-      progress.reviewing = false
-      booth = progress
-      return .accepted([.discardShot(progress.shot), .startCount(seconds: plan.between)])
+    case .retake: return .accepted(retake())
     }
-  }
-
-  /// Whether a booth shot's run has ended and the machine has not heard it yet.
-  private func settling(_ model: PhotoTimerViewModel.Snapshot) -> Bool {
-    booth != nil && sessionRunning && !model.isSessionRunning
-  }
-
-  /// The review of the booth's shot `shot` has lasted its time: the shot is kept, as if Keep
-  /// were pressed; nothing when it was already kept, taken again or the session ended (a
-  /// timer that fires late is never refused on the screen).
-  public mutating func reviewEnded(shot: Int, model: PhotoTimerViewModel.Snapshot) -> [Effect] {
-    guard let progress = booth, progress.reviewing, progress.shot == shot else { return [] }
-    refusal = nil
-    return keep(model: model)
-  }
-
-  /// The booth's shot under review is kept: the next shot's count, or the collage and the
-  /// session's end.
-  private mutating func keep(model: PhotoTimerViewModel.Snapshot) -> [Effect] {
-    guard var progress = booth, let plan = configuration.booth else { return [] }
-    progress.kept += 1
-    progress.reviewing = false
-    let kept: [Effect] = [.keepShot(progress.shot)]
-    guard progress.kept >= progress.shots else {
-      progress.shot += 1
-      progress.retakesLeft = plan.retakes
-      booth = progress
-      return kept + [.startCount(seconds: plan.between)]
-    }
-    booth = nil
-    return kept + [
-      .composeCollage(shots: progress.kept), .boothEnded(kept: progress.kept, complete: true),
-    ] + afterSession(model)
-  }
-
-  /// After a session without a run to hear it end (a booth's collage, a review cancelled):
-  /// the front end ends without framing, else the count that starts itself waits for the
-  /// next group.
-  private mutating func afterSession(_ model: PhotoTimerViewModel.Snapshot) -> [Effect] {
-    guard configuration.frames else {
-      phase = .over(asked: endAsked)
-      return [.end]
-    }
-    return watch(afterCount: true, model: model)
   }
 
   /// A signal (or the window closing): the front end ends, cancelling a run first; never
