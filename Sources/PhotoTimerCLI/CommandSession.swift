@@ -263,5 +263,6 @@ final class CommandSession {
       if let notice = event.notice ?? words { model.post(note: notice) }
       await display.showEvent(event, time: time)
     }
+    runners.print(passed)
   }
 }

@@ -4,9 +4,8 @@ import PhotoTimerCommandLine
 import PhotoTimerRemote
 import PhotoTimerSetup
 
-/// The window's controller: it owns the camera, the model over services built on it, the
-/// preview feed and the settings, turns the user's intents into the model's, and renders the
-/// model's presentation into the views.
+/// The window's runner: it owns the screen's camera and model (``ScreenStage``), hands the
+/// front-end machine every intent and carries out what it decides, and has the screen draw it.
 ///
 /// The model (an unchanged ``PhotoTimerViewModel``) is observed: every change of its state
 /// renders once, on the main actor, which is the GTK thread. Nothing here reads a file, a
@@ -37,7 +36,6 @@ final class WindowController {
   /// Whether the window is closing (the machine is over): nothing new starts.
   var closing: Bool { session.isOver }
   var remote: WindowRemote { screen.remote }
-  var mirrored: Bool { screen.feed.mirrored }
   /// The bar's and the camera menu's choices, carried out.
   let choices: WindowChoices
   /// The faces followed in the picture now (the stage's).
@@ -168,7 +166,9 @@ final class WindowController {
   /// What the booth or printing reports: passed on (the guests' link, the phones, the
   /// event's log) and shown; printing's drawn again (the status says where printing is).
   func reported(_ report: FrontEndRunners.Report) {
-    screen.show(runners.pass(report, remote: remote.link, time: started.duration(to: .now)))
+    let passed = runners.pass(report, remote: remote.link, time: started.duration(to: .now))
+    screen.show(passed)
+    runners.print(passed)
     if case .print = report { render() }
   }
 
@@ -289,7 +289,8 @@ final class WindowController {
   func setRemote(_ on: Bool) async {
     guard on else { return await remote.stop(shown: true) }
     guard !closing else { return }
-    remote.start(for: options, mirrored: mirrored, booth: runners.booth != nil) { [weak self] in
+    remote.start(for: options, mirrored: screen.feed.mirrored, booth: runners.booth != nil) {
+      [weak self] in
       guard let self else { return .refused("the window is closing") }
       return RemoteLink.answer($0, shown: presentation(for: .phone)) { ask($0, choice: $1) }
     }

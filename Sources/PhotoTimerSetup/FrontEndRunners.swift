@@ -4,7 +4,8 @@ import PhotoTimer
 /// with what every front end does alike with them: their reports passed on (the guests'
 /// link, the phones, the event's log), each collage and each photo offered to the printer
 /// (a booth prints its collages, not its shots), and whether the front end must stay open
-/// for them. A front end only shows what ``pass(_:remote:time:)`` gives it.
+/// for them. A front end shows what ``pass(_:remote:time:)`` gives it, then hands it to
+/// ``print(_:)``.
 @MainActor
 package final class FrontEndRunners {
   /// The booth, if the front end is one.
@@ -40,8 +41,7 @@ package final class FrontEndRunners {
   }
 
   /// Passes `report` on: each event to the phones and to the event's log at `time`, each
-  /// collage to its guests (``RemoteLink/publishSession(_:collage:shots:event:)``) and to the
-  /// printer.
+  /// collage to its guests (``RemoteLink/publishSession(_:collage:shots:event:)``).
   package func pass(_ report: Report, remote: RemoteLink?, time: Duration) -> Passed {
     var passed = Passed()
     switch report {
@@ -52,7 +52,6 @@ package final class FrontEndRunners {
       for event in events {
         if case .collage(_, let file, _, let guest) = event {
           passed.collages.append((file, guest))
-          printer?.offer(file)
         }
       }
       passed.events = events
@@ -62,6 +61,12 @@ package final class FrontEndRunners {
       passed.events = events
     }
     return passed
+  }
+
+  /// Each collage of `passed` offered to the printer, once the front end has shown it: the
+  /// printer's own report (`sending`) then comes after the collage's, on every screen.
+  package func print(_ passed: Passed) {
+    for collage in passed.collages { printer?.offer(collage.file) }
   }
 
   /// A photo saved: printed when printing, unless the front end is a booth (it prints its

@@ -1,5 +1,7 @@
 import Foundation
 import PhotoTimer
+import PhotoTimerImaging
+import PhotoTimerJPEG
 import PhotoTimerSetup
 import PhotoTimerTesting
 import Synchronization
@@ -166,5 +168,41 @@ struct PrintRunnerTests {
         == true)
     _ = await runner.finish()
     #expect(clock.sleeperCount == 0)
+  }
+}
+
+/// What both front ends do alike with the booth's and printing's reports (FrontEndRunners).
+@MainActor
+@Suite("A booth's collage is shown before its print is said")
+struct FrontEndRunnersTests {
+  @Test("pass gives the collage back without printing it; print(passed) sends it, after")
+  func collagePrintedAfterShown() async throws {
+    let printer = ScriptedPrinter()
+    let clock = TestClock()
+    let (printing, stream) = PrintRunnerTests.runner(
+      printer, clock: clock, rules: .init(autoPrint: true))
+    let booth = BoothRunner(
+      layout: try BoothLayout.load("strip", shots: 4),
+      store: PhotoStore(folder: FileManager.default.temporaryDirectory), clock: clock)
+    let runners = FrontEndRunners(booth: booth, printer: printing)
+    var said: [String] = []
+    // NB: the prints' reports only (the printer's watch says its state as well).
+    runners.start { report in
+      guard case .print(let events) = report else { return }
+      for case .job(let job, _) in events { said.append("print \(job.number): \(job.state)") }
+    }
+    let collage = BoothEvent.collage(
+      session: 1, file: "/photos/booth-1.jpg", shots: ["/photos/1.jpg"], guest: nil)
+    let passed = runners.pass(.booth([collage]), remote: nil, time: .zero)
+    #expect(passed.collages.map(\.file) == ["/photos/booth-1.jpg"])
+    #expect(passed.events.map(\.line) == [collage.line])
+    // NB: the print runner reports `sending` as it is asked: nothing yet, so a screen that
+    // shows each report at once (the window) says the collage first.
+    #expect(said.isEmpty, "\(said)")
+    #expect(printer.calls.isEmpty)
+    runners.print(passed)
+    #expect(said.first == "print 1: sending", "\(said)")
+    _ = await runners.finish()
+    _ = stream
   }
 }
