@@ -135,6 +135,14 @@ extension Benchmarks {
             "  \(person.box): \(facing ?? "no landmarks"), eyes"
               + " \(person.baseline.openAspectRatio.map { fixed($0, 2) } ?? "?")")
         }
+        // NB: what the landmarks would say of a face only dlib's plain search found.
+        for box in dlib where !people.contains(where: { $0.box.overlap(with: box) >= 0.3 }) {
+          let facing = (try? search.face(in: box, of: frame))?.facing
+          print(
+            "  \(box) (dlib 2× only): "
+              + (facing.map { "turn \(fixed($0.turn, 2)) drop \(fixed($0.drop, 2))" }
+                ?? "no landmarks"))
+        }
       }
       if CommandLine.arguments.contains("--trace") {
         var tracker = PeopleTracker()

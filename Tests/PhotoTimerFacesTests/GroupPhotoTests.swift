@@ -85,7 +85,7 @@ struct GroupPhotoTests {
   }
 
   @Test(
-    "every face found that is not a known miss, the count the annotation's, at least as many as dlib's plain 2× search, no more false ones; one summary on unchanging frames; no one blinking or looking away",
+    "every face found that is not a known miss, the count the annotation's, every face dlib's plain 2× search finds unless a known miss, no more false ones; one summary on unchanging frames; no one blinking or looking away",
     arguments: GroupPhotos.all)
   func photo(_ photo: GroupPhotos.Photo) async throws {
     let frame = try GroupPhotos.frame(photo)
@@ -121,7 +121,12 @@ struct GroupPhotoTests {
     #expect(people.count == photo.expected, "\(people.map(\.box))")
     let dlib = try finder.faces(in: GreyImage(frame, scale: 2)).map { $0.mapped(scale: 0.5) }
     let baseline = GroupPhotos.matched(dlib, photo.faces)
-    #expect(ours.count >= baseline.count, "ours \(ours.count), dlib 2× \(baseline.count)")
+    // NB: per face, not a tally: every face dlib's plain search finds, ours finds too, unless
+    // the annotation says why not (one of the landing's men: issue 50's open recall item).
+    for pair in baseline where !found.contains(pair.face) {
+      #expect(
+        photo.faces[pair.face].miss != nil, "face \(pair.face) found by dlib 2×, not by ours")
+    }
     #expect(
       people.count - ours.count <= dlib.count - baseline.count,
       "false: ours \(people.count - ours.count), dlib 2× \(dlib.count - baseline.count)")
