@@ -82,12 +82,7 @@ final class BoothScreen {
     gtk_widget_add_controller(preview.widget, click)
     actions.intercept = { [weak self] key, modifiers in self?.pressed(key, modifiers) }
 
-    ticker = Task { [weak self] in
-      while (try? await Task.sleep(for: .seconds(1))) != nil {
-        guard let self else { return }
-        self.tick()
-      }
-    }
+    schedule()
   }
 
   /// Shows the big Start over the live picture while a session may start (over a collage it
@@ -109,6 +104,20 @@ final class BoothScreen {
   func activity() {
     lastActivity = .now
     scene = .current
+    schedule()
+  }
+
+  /// Wakes the idle turn when its scene next changes (``BoothAttract/nextChange(after:collages:)``),
+  /// and not before: no timer that polls.
+  private func schedule() {
+    ticker?.cancel()
+    guard let attract else { return }
+    let since = lastActivity.duration(to: .now)
+    guard let next = attract.nextChange(after: since, collages: collages.count) else { return }
+    ticker = Task { [weak self] in
+      guard (try? await Task.sleep(for: next - since)) != nil, let self else { return }
+      self.tick()
+    }
   }
 
   /// Asks whether to leave (Esc with nothing to cancel, Ctrl+Q, the window's close).
@@ -179,12 +188,14 @@ final class BoothScreen {
     actions.trigger([.intent(.keep), .takeNow, .start])
   }
 
-  /// Every second: the idle turn, while a session may start and nobody is here.
+  /// When the scene changes: the idle turn, while a session may start and nobody is here (a
+  /// session under way, or the question to leave, counts as someone here).
   private func tick() {
     guard let attract, !pages.closing else { return }
     guard actions.isEnabled(.start), !confirming else { return activity() }
     let next = attract.scene(
       since: lastActivity.duration(to: .now), collages: collages.count)
+    schedule()
     guard next != scene else { return }
     scene = next
     switch next {

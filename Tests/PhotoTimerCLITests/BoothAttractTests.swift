@@ -32,6 +32,25 @@ struct BoothAttractTests {
     #expect(attract.scene(since: .seconds(3600), collages: 0) == .live)
   }
 
+  @Test("It says when the scene next changes: just before, the same scene; then another")
+  func nextChange() throws {
+    #expect(attract.nextChange(after: .seconds(3), collages: 2) == .seconds(30))
+    #expect(attract.nextChange(after: .seconds(30), collages: 2) == .seconds(40))
+    #expect(attract.nextChange(after: .seconds(41), collages: 2) == .seconds(46))
+    #expect(attract.nextChange(after: .seconds(46), collages: 2) == .seconds(52))
+    #expect(attract.nextChange(after: .seconds(3600), collages: 0) == nil)
+    for collages in 1...5 {
+      for tenths in stride(from: 0, through: 2000, by: 7) {
+        let since = Duration.milliseconds(tenths * 100)
+        let next = try #require(attract.nextChange(after: since, collages: collages))
+        let scene = attract.scene(since: since, collages: collages)
+        #expect(next > since)
+        #expect(attract.scene(since: next - .milliseconds(1), collages: collages) == scene)
+        #expect(attract.scene(since: next, collages: collages) != scene, "\(since), \(collages)")
+      }
+    }
+  }
+
   @Test("After a whole night, still in turn")
   func night() {
     // 12 h after: the turns are 28 s long.

@@ -2,7 +2,8 @@
 /// session, the live picture and the last collages in turn (the live picture for ``live``,
 /// then each collage, newest first, for ``each``), until someone presses again.
 ///
-/// A pure schedule: the window asks it every second with the time since the last activity.
+/// A pure schedule: the window asks it what to show, with the time since the last activity,
+/// when ``nextChange(after:collages:)`` says the scene changes (no timer that polls).
 ///
 /// ```swift
 /// let attract = BoothAttract()
@@ -56,5 +57,19 @@ package struct BoothAttract: Hashable, Sendable {
     into -= turn * Int(into / turn)
     guard into >= live else { return .live }
     return .collage(min(Int((into - live) / each), count - 1))
+  }
+
+  /// When the scene next changes after `since`, counted like `since` from the last activity;
+  /// `nil` when it never changes by itself (no collage yet: the live picture stays).
+  package func nextChange(after since: Duration, collages: Int) -> Duration? {
+    guard since >= idleAfter else { return idleAfter }
+    let count = min(collages, shown)
+    guard count > 0 else { return nil }
+    let turn = live + each * count
+    var into = since - idleAfter
+    into -= turn * Int(into / turn)
+    let start = since - into
+    guard into >= live else { return start + live }
+    return start + live + each * (Int((into - live) / each) + 1)
   }
 }
