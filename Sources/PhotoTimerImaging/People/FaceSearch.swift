@@ -161,21 +161,26 @@ public struct FaceSearch: Sendable {
 
   /// The faces the detector finds in a region twice the size of `box`, at the scale that
   /// makes a face of `box`'s size a comfortable size for it; when that finds none, once more
-  /// at the scale of the search of the whole frame.
+  /// at the scale the search of the whole frame meets such a face.
   ///
   /// A face near the detector's threshold (bowed, its eyes lowered) is found at one scale and
   /// not at another: one that only the search of the whole frame found was missed by every
   /// search of its region, and left the count between two searches of the whole frame (a
   /// still crowd said `10 people`, then `9`). The second try, at the scale that found it,
-  /// costs only for a face missed, and finds the same still face in the same place every
-  /// time.
+  /// costs only for a face missed (no more than the first: the face is then no larger than
+  /// the detector's window and a sixth), and finds the same still face in the same place
+  /// every time.
   private func region(
     around box: PixelBox, in frame: Frame, bounds: PixelBox
   ) throws -> [PixelBox] {
     let comfortable = max(
       0.2, min(3, followedFaceSize * Double(finder.smallestFace) / max(1, box.width)))
     let found = try region(around: box, in: frame, bounds: bounds, scale: comfortable)
-    let everywhere = scaleEverywhere(width: frame.width)
+    // NB: the level of the whole frame's image pyramid (each 5/6 of the one above) where the
+    // face is smallest and still no smaller than the detector's window.
+    let window = Double(finder.smallestFace)
+    var everywhere = scaleEverywhere(width: frame.width)
+    while box.width * everywhere * 5 / 6 >= window { everywhere *= 5.0 / 6 }
     guard found.isEmpty, abs(everywhere / comfortable - 1) > 0.05 else { return found }
     return try region(around: box, in: frame, bounds: bounds, scale: everywhere)
   }
