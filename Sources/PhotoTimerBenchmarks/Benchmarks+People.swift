@@ -74,9 +74,11 @@ extension Benchmarks {
       var whole: [Duration] = []
       var ours: [Duration] = []
       var found = 0
+      let scale = search.scaleEverywhere(width: width)
       for _ in 0..<9 {
         let start = ContinuousClock.now
-        _ = try? search.boxes(in: frame, near: [], everywhere: true)
+        // NB: dlib plainly, one pyramid (the people step's search everywhere runs two).
+        _ = try? finder.faces(in: GreyImage(frame, scale: scale))
         let middle = ContinuousClock.now
         found = (try? search.boxes(in: frame, near: known, everywhere: false))?.count ?? 0
         whole.append(start.duration(to: middle))
@@ -88,7 +90,7 @@ extension Benchmarks {
         "faces: detection a frame, \(width)×\(height) (\(found) of 6)",
         ours: "\(fixed(o, 1)) ms",
         baseline:
-          "\(fixed(w, 1)) ms (dlib, whole frame ×\(fixed(search.scaleEverywhere(width: width), 2)))",
+          "\(fixed(w, 1)) ms (dlib, whole frame ×\(fixed(scale, 2)))",
         ratio: ratio(w, o), target: "ours ≤ 0.5× (≥ 2.0×)")
     }
   }

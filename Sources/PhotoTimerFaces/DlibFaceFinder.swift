@@ -76,12 +76,18 @@ public final class DlibFaceFinder: FaceFinder, @unchecked Sendable {
 
   /// The faces dlib's detector finds in `image` (at most 32).
   public func faces(in image: GreyImage) throws -> [PixelBox] {
+    try faces(in: image, margin: 0)
+  }
+
+  /// The faces dlib's detector finds in `image` with a score at least `margin` over its
+  /// threshold (at most 32).
+  public func faces(in image: GreyImage, margin: Double) throws -> [PixelBox] {
     var boxes = [ptfaces_box](repeating: ptfaces_box(), count: 32)
     let found = detecting.withLock { _ in
       image.pixels.withUnsafeBufferPointer { pixels in
         ptfaces_detect(
           detector, pixels.baseAddress, Int32(image.width), Int32(image.height),
-          Int32(image.width), 0, &boxes, Int32(boxes.count))
+          Int32(image.width), margin, &boxes, Int32(boxes.count))
       }
     }
     guard found >= 0 else { throw FaceModelError.failed("the detector stopped") }

@@ -115,6 +115,26 @@ func frame(
   return frame
 }
 
+/// What a count's watcher says over fifteen looks (3 s) of `picture`, unchanged, and the
+/// watcher after them.
+func watchStill(
+  _ picture: Frame, search: FaceSearch
+) async throws -> (said: [String], watcher: PeopleWatcher) {
+  let (stream, input) = AsyncStream.makeStream(of: Frame.self)
+  for index in 0..<15 {
+    var copy = picture
+    copy.timestamp = PeopleWatcher.lookEvery * index
+    input.yield(copy)
+  }
+  input.finish()
+  let said = Locked<[String]>([])
+  let watcher = PeopleWatcher(search: search, everywhereEvery: PeopleWatcher.duringCount)
+  _ = try await watcher.watch(stream) { summary in
+    said.withLock { $0.append(summary.description) }
+  }
+  return (said.withLock { $0 }, watcher)
+}
+
 @Suite("People: where to look, eyes, and who is who")
 struct PeopleTests {
   @Test(
@@ -125,6 +145,10 @@ struct PeopleTests {
     #expect(search.scaleEverywhere(width: 1280) == 1.25)
     #expect(search.scaleEverywhere(width: 1920) == 80.0 / 96)
     #expect(search.scaleEverywhere(width: 320) == 3)  // capped
+    // The second pyramid's levels halfway between the first's.
+    let scales = search.scalesEverywhere(width: 1280)
+    #expect(scales.count == 2 && scales[0] == 1.25)
+    #expect(abs(scales[1] * scales[1] / (scales[0] * scales[0]) - 5.0 / 6) < 1e-12)
   }
 
   @Test(
@@ -178,14 +202,16 @@ struct PeopleTests {
     let gone = PixelBox(x: 480, y: 150, width: 100, height: 100)
     let found = try search.boxes(in: picture, near: [square, gone], everywhere: true)
     #expect(found.count == 1)
-    // NB: a region that shows no one is searched twice: at the followed face's scale, then at
-    // the whole frame's (a face near the threshold can be found at one and not the other).
+    // NB: a region that shows no one is searched three times: at the followed face's scale,
+    // then at each of the whole frame's two pyramids' (a face near the threshold can be
+    // found at one and not the others).
     #expect(
-      counting.count == 3,
-      "the whole frame, then the region of the one who left, twice")
+      counting.count == 6,
+      "the whole frame through its two pyramids, the found face's region (it must be followable), then the region of the one who left, thrice"
+    )
     // Without the search everywhere, each known face's region is searched.
     _ = try search.boxes(in: picture, near: [square, gone], everywhere: false)
-    #expect(counting.count == 6)
+    #expect(counting.count == 10)
   }
 
   @Test(
@@ -201,19 +227,8 @@ struct PeopleTests {
     let look = try search.look(in: picture, near: [square], everywhere: false)
     #expect(look.followed.count == 1)
     #expect(look.followed.first??.overlap(with: square) ?? 0 > 0.8)
-    let (stream, input) = AsyncStream.makeStream(of: Frame.self)
-    for index in 0..<15 {
-      var copy = picture
-      copy.timestamp = PeopleWatcher.lookEvery * index
-      input.yield(copy)
-    }
-    input.finish()
-    let said = Locked<[String]>([])
-    let watcher = PeopleWatcher(search: search, everywhereEvery: PeopleWatcher.duringCount)
-    _ = try await watcher.watch(stream) { summary in
-      said.withLock { $0.append(summary.description) }
-    }
-    #expect(said.withLock { $0 } == ["1 person · eyes open"])
+    let (said, _) = try await watchStill(picture, search: search)
+    #expect(said == ["1 person · eyes open"])
   }
 
   @Test(

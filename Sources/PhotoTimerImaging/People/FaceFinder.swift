@@ -197,7 +197,19 @@ public protocol FaceFinder: Sendable {
   var smallestFace: Int { get }
   /// The faces in `image`.
   func faces(in image: GreyImage) throws -> [PixelBox]
+  /// The faces in `image` the detector is surer of: those whose score clears its threshold
+  /// by `margin` (in the detector's own units; dlib's HOG scores run from its threshold, 0,
+  /// to about 2 for a clear frontal face). A finder without scores finds what
+  /// ``faces(in:)`` finds.
+  func faces(in image: GreyImage, margin: Double) throws -> [PixelBox]
   /// The 68 landmarks of the face in `box` (iBUG 300-W order: jaw 0–16, brows 17–26, nose
   /// 27–35, eyes 36–47, mouth 48–67).
   func landmarks(in image: GreyImage, of box: PixelBox) throws -> [FacePoint]
+}
+
+extension FaceFinder {
+  /// What ``faces(in:)`` finds: a finder without scores has no margin to clear.
+  public func faces(in image: GreyImage, margin: Double) throws -> [PixelBox] {
+    try faces(in: image)
+  }
 }

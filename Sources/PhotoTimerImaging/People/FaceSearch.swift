@@ -30,6 +30,13 @@ public struct Face: Sendable, Equatable {
 /// faces are known, each is looked for again only in a region around it, at the scale that
 /// makes it a comfortable size for the detector, which is cheap. The caller decides how
 /// often to search everywhere (new people arrive).
+///
+/// The detector meets a face only at the levels of its image pyramid, each 5/6 of the one
+/// above, and a face near its threshold (bowed, turned, in shadow) is found at one size and
+/// missed at one a few pixels larger. So the whole frame has two pyramids, the second
+/// halfway between the first's levels (``scalesEverywhere(width:)``): on the nine group
+/// photos of the people evaluation, each pyramid alone missed a face the other found (a man
+/// turned aside on the landing, a boy behind the President's sleeve).
 public struct FaceSearch: Sendable {
   /// The detector and landmark model.
   public let finder: any FaceFinder
@@ -49,10 +56,41 @@ public struct FaceSearch: Sendable {
     self.finder = finder
   }
 
-  /// The scale a search of the whole of a frame `width` pixels wide runs at.
+  /// The scale a search of the whole of a frame `width` pixels wide runs at: its first
+  /// pyramid's.
   public func scaleEverywhere(width: Int) -> Double {
     let smallest = max(1, Double(width) * smallestFraction)
     return min(largestScale, Double(finder.smallestFace) / smallest)
+  }
+
+  /// The scales of the whole frame's two image pyramids: ``scaleEverywhere(width:)``, and
+  /// √(5/6) of it, which puts the second pyramid's levels halfway between the first's (the
+  /// detector's own steps are 5/6). The second is the cheaper (5/6 of the pixels); the
+  /// smallest wanted face is met by the first.
+  public func scalesEverywhere(width: Int) -> [Double] {
+    let first = scaleEverywhere(width: width)
+    return [first, first * (5.0 / 6).squareRoot()]
+  }
+
+  /// How far over its threshold the detector's score must be for a face found by the whole
+  /// frame's second pyramid (``FaceFinder/faces(in:margin:)``).
+  ///
+  /// A second pyramid is a second chance at the threshold for every near miss, false ones
+  /// too: at the first's threshold it took a mission patch on the astronaut's suit for a
+  /// face (score 0.0–0.05), and a boy out of focus behind a sleeve that no region search
+  /// could follow (0.05–0.1). The faces the first pyramid's levels fall past are met squarely
+  /// by the second's: the landing's man in the tan suit scores 0.3 there (measured on the
+  /// people evaluation's nine photos, where the first pyramid's true faces score 0.0 to over
+  /// 1).
+  public var secondPyramidMargin = 0.2
+
+  /// The faces the detector finds in the whole of `frame` through the pyramid `pyramid` of
+  /// ``scalesEverywhere(width:)``, in the frame's pixels.
+  private func everywhere(in frame: Frame, pyramid: Int) throws -> [PixelBox] {
+    let scale = scalesEverywhere(width: frame.width)[pyramid]
+    let image = GreyImage(frame, scale: scale)
+    return try finder.faces(in: image, margin: pyramid == 0 ? 0 : secondPyramidMargin)
+      .map { $0.mapped(scale: 1 / scale) }
   }
 
   /// The faces in `frame`: everywhere when `everywhere`, else only around the `known` boxes;
@@ -77,7 +115,10 @@ public struct FaceSearch: Sendable {
   }
 
   /// The detector's part of ``faces(in:near:everywhere:isCancelled:)``: the boxes of the
-  /// faces in `frame`, each once, without their landmarks.
+  /// faces in `frame`, each once, without their landmarks. A search everywhere runs both of
+  /// the whole frame's pyramids (``scalesEverywhere(width:)``) and keeps the faces a search
+  /// of a region around each finds as well, as
+  /// ``look(in:near:everywhere:turn:isCancelled:)`` does.
   public func boxes(
     in frame: Frame, near known: [PixelBox], everywhere: Bool,
     isCancelled: () -> Bool = { false }
@@ -85,9 +126,7 @@ public struct FaceSearch: Sendable {
     let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
     var boxes: [PixelBox] = []
     if everywhere {
-      let scale = scaleEverywhere(width: frame.width)
-      let image = GreyImage(frame, scale: scale)
-      boxes = try finder.faces(in: image).map { $0.mapped(scale: 1 / scale) }
+      boxes = try newcomers(in: frame, beside: [], turn: 0, both: true, isCancelled: isCancelled)
     }
     for box in known {
       if isCancelled() { throw CancellationError() }
@@ -115,6 +154,15 @@ public struct FaceSearch: Sendable {
     }
   }
 
+  /// One look at `frame`, its whole frame searched (when `everywhere`) through the first of
+  /// its pyramids first: ``look(in:near:everywhere:turn:isCancelled:)`` with `turn` 0.
+  public func look(
+    in frame: Frame, near known: [PixelBox], everywhere: Bool,
+    isCancelled: () -> Bool = { false }
+  ) throws -> Look {
+    try look(in: frame, near: known, everywhere: everywhere, turn: 0, isCancelled: isCancelled)
+  }
+
   /// One look at `frame`: each `known` face searched for in a region around it (always, so a
   /// followed face is placed by the same kind of search in every look), and, when
   /// `everywhere`, the whole frame searched for newcomers.
@@ -124,10 +172,26 @@ public struct FaceSearch: Sendable {
   /// its centre 5 pixels away); a followed face placed now by one, now by the other, seems to
   /// move. So the whole frame only brings newcomers.
   ///
+  /// The whole frame is searched through one of its two pyramids (``scalesEverywhere(width:)``),
+  /// the two in turn from one search to the next, so that a face only one of them meets is
+  /// found within two searches at the cost of one; and through the other as well when the
+  /// first finds a newcomer: the picture has changed (a group came in, the watch has just
+  /// begun), and all of it is found in the same look, so the count does not rise a second
+  /// time a search later. A face found there is a newcomer only when the search of a region
+  /// around it finds it too, as the next looks will look for it: one that cannot be followed
+  /// would count in one look and not in the next.
+  ///
+  /// - Parameters:
+  ///   - frame: The camera's frame.
+  ///   - known: The faces followed, in the frame's pixels.
+  ///   - everywhere: Whether to search the whole frame for newcomers.
+  ///   - turn: Which pyramid the search of the whole frame runs first: the first when even,
+  ///     the second when odd (a count of the searches of the whole frame so far).
+  ///   - isCancelled: Checked between regions; the search throws `CancellationError` then.
   /// - Throws: `CancellationError` when `isCancelled` says so between regions; what the finder
   ///   throws.
   public func look(
-    in frame: Frame, near known: [PixelBox], everywhere: Bool,
+    in frame: Frame, near known: [PixelBox], everywhere: Bool, turn: Int,
     isCancelled: () -> Bool = { false }
   ) throws -> Look {
     let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
@@ -140,16 +204,52 @@ public struct FaceSearch: Sendable {
     }
     var newcomers: [PixelBox] = []
     if everywhere {
+      newcomers = try self.newcomers(
+        in: frame, beside: known + followed.compactMap { $0 }, turn: turn, both: false,
+        isCancelled: isCancelled)
+    }
+    return Look(followed: followed, newcomers: newcomers)
+  }
+
+  /// The faces a search of the whole of `frame` finds beside the `taken` ones: through the
+  /// pyramid whose turn it is, and through the other too when `both` or when the first found
+  /// any; each kept only where the search of a region around it finds it as well.
+  private func newcomers(
+    in frame: Frame, beside taken: [PixelBox], turn: Int, both: Bool,
+    isCancelled: () -> Bool
+  ) throws -> [PixelBox] {
+    let bounds = PixelBox(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+    let order = turn.isMultiple(of: 2) ? [0, 1] : [1, 0]
+    var found: [[PixelBox]] = [[], []]
+    for pyramid in order {
+      // NB: the other pyramid only when the first found someone new.
+      if pyramid == order[1] && !both && found[order[0]].isEmpty { break }
       if isCancelled() { throw CancellationError() }
-      let scale = scaleEverywhere(width: frame.width)
-      let image = GreyImage(frame, scale: scale)
-      let taken = known + followed.compactMap { $0 }
-      newcomers = Self.distinct(
-        try finder.faces(in: image).map { $0.mapped(scale: 1 / scale) }.filter { box in
+      found[pyramid] = Self.distinct(
+        try self.everywhere(in: frame, pyramid: pyramid).filter { box in
           !taken.contains { $0.overlap(with: box) > Self.sameFace || Self.contains($0, box) }
         })
     }
-    return Look(followed: followed, newcomers: newcomers)
+    // NB: a face both pyramids found keeps the first pyramid's box, whichever ran first: the
+    // eyes are measured on a crop made from it, so the same face gets the same box whenever
+    // it comes in (a squinting man's box from the second pyramid, 10 % larger, put his
+    // landmarks on shut eyes).
+    let first = found[0]
+    let newcomers =
+      first
+      + found[1].filter { box in
+        !first.contains { $0.overlap(with: box) > Self.sameFace || Self.contains($0, box) }
+      }
+    // NB: a newcomer only when the search of its own region finds it too: that search is
+    // how it will be followed. A face at the detector's threshold that one scale in four
+    // meets (a boy out of focus behind the President's sleeve) was found by the whole frame,
+    // counted, and lost in the next look.
+    return try newcomers.filter { box in
+      if isCancelled() { throw CancellationError() }
+      return try region(around: box, in: frame, bounds: bounds).contains {
+        $0.overlap(with: box) > Self.sameFace
+      }
+    }
   }
 
   /// Whether `box`'s centre lies inside `other` (a face found at another scale).
@@ -160,29 +260,36 @@ public struct FaceSearch: Sendable {
   }
 
   /// The faces the detector finds in a region twice the size of `box`, at the scale that
-  /// makes a face of `box`'s size a comfortable size for it; when that finds none, once more
-  /// at the scale the search of the whole frame meets such a face.
+  /// makes a face of `box`'s size a comfortable size for it; when that finds none, again at
+  /// each scale a pyramid of the whole frame meets such a face, until one finds it.
   ///
   /// A face near the detector's threshold (bowed, its eyes lowered) is found at one scale and
   /// not at another: one that only the search of the whole frame found was missed by every
   /// search of its region, and left the count between two searches of the whole frame (a
-  /// still crowd said `10 people`, then `9`). The second try, at the scale that found it,
-  /// costs only for a face missed (no more than the first: the face is then no larger than
-  /// the detector's window and a sixth), and finds the same still face in the same place
-  /// every time.
+  /// still crowd said `10 people`, then `9`). The tries at the scales that found it cost only
+  /// for a face missed (each no more than the first: the face is then no larger than the
+  /// detector's window and a sixth), and find the same still face in the same place every
+  /// time.
   private func region(
     around box: PixelBox, in frame: Frame, bounds: PixelBox
   ) throws -> [PixelBox] {
     let comfortable = max(
       0.2, min(3, followedFaceSize * Double(finder.smallestFace) / max(1, box.width)))
+    var tried = [comfortable]
     let found = try region(around: box, in: frame, bounds: bounds, scale: comfortable)
-    // NB: the level of the whole frame's image pyramid (each 5/6 of the one above) where the
-    // face is smallest and still no smaller than the detector's window.
+    guard found.isEmpty else { return found }
     let window = Double(finder.smallestFace)
-    var everywhere = scaleEverywhere(width: frame.width)
-    while box.width * everywhere * 5 / 6 >= window { everywhere *= 5.0 / 6 }
-    guard found.isEmpty, abs(everywhere / comfortable - 1) > 0.05 else { return found }
-    return try region(around: box, in: frame, bounds: bounds, scale: everywhere)
+    for start in scalesEverywhere(width: frame.width) {
+      // NB: the level of that pyramid (each 5/6 of the one above) where the face is smallest
+      // and still no smaller than the detector's window.
+      var scale = start
+      while box.width * scale * 5 / 6 >= window { scale *= 5.0 / 6 }
+      guard !tried.contains(where: { abs(scale / $0 - 1) <= 0.05 }) else { continue }
+      tried.append(scale)
+      let again = try region(around: box, in: frame, bounds: bounds, scale: scale)
+      if !again.isEmpty { return again }
+    }
+    return []
   }
 
   private func region(

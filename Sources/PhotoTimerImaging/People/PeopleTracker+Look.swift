@@ -31,7 +31,9 @@ extension PeopleTracker {
     isCancelled: () -> Bool = { false }
   ) throws -> [Sighting] {
     let found = try search.look(
-      in: frame, near: known, everywhere: everywhere, isCancelled: isCancelled)
+      in: frame, near: known, everywhere: everywhere, turn: searchesEverywhere,
+      isCancelled: isCancelled)
+    if everywhere { searchesEverywhere += 1 }
     let seen = update(found, at: time)
     var sightings: [Sighting] = []
     for id in seen {

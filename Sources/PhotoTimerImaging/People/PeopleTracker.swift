@@ -91,6 +91,11 @@ public struct PeopleTracker: Sendable {
   /// How many looks the tracker has taken.
   public private(set) var looks = 0
 
+  /// How many of its looks through ``look(at:search:everywhere:time:isCancelled:)`` searched
+  /// the whole frame: the searches take the whole frame's two pyramids in turn (see
+  /// ``FaceSearch/look(in:near:everywhere:turn:isCancelled:)``).
+  public internal(set) var searchesEverywhere = 0
+
   /// The people: the tracks seen in at least ``confirmAfter`` looks, or in every look since
   /// the first, and not yet forgotten.
   public var people: [Person] {
