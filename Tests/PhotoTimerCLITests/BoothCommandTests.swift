@@ -235,8 +235,13 @@ struct BoothCommandTests {
     guard let found = text.range(of: marker, options: .backwards) else { return nil }
     var rows: [[Bool]] = []
     var ended = false
+    // NB: whole lines only. The terminal's bytes come in pieces: a piece that ended inside a
+    // line's closing escape (`\e[` of `\e[K`) left a line that was no code, and ended the code
+    // halfway down (1 run in 5: zbarimg read nothing).
+    let after = text[found.upperBound...]
+    let complete = after[..<(after.lastIndex(where: \.isNewline) ?? after.startIndex)]
     // NB: the terminal ends each line with "\r\n", one Character.
-    for raw in text[found.upperBound...].split(whereSeparator: \.isNewline).dropFirst() {
+    for raw in complete.split(whereSeparator: \.isNewline).dropFirst() {
       let line = String(raw).replacing(/\x1B\[[0-9;]*[A-Za-z]/, with: "")
       let cells = line.dropFirst(2)
       if rows.isEmpty, cells.isEmpty { continue }
