@@ -104,14 +104,19 @@ struct StillGroupTests {
   @Test(
     "a still group photo that comes in starts its count within 2.5 s of arriving",
     arguments: [
-      "expedition-12-holiday.jpg", "expedition-13-prime-and-backup.jpg", "sts-106.jpg",
-      "expedition-3-crew.jpg",
+      ("expedition-12-holiday.jpg", 2200), ("expedition-13-prime-and-backup.jpg", 2200),
+      ("sts-106.jpg", 2200), ("expedition-3-crew.jpg", 2200),
+      // NB: eleven, one of them (the man in the tan suit) met only by the whole frame's second
+      // pyramid; the searches of the empty room take the pyramids in turn, so the first
+      // search to see them starts with the second (2.2 s: the fourth search) or the first
+      // (1.2 s: the third).
+      ("soyuz-tma-08m-landing.jpg", 2200), ("soyuz-tma-08m-landing.jpg", 1200),
     ]
   )
-  func photoReady(file: String) async throws {
+  func photoReady(file: String, arrivesAfter milliseconds: Int) async throws {
     let photo = try #require(GroupPhotos.all.first { $0.file == file })
     let frame = try GroupPhotos.frame(photo)
-    let arrival = Duration.milliseconds(2200)
+    let arrival = Duration.milliseconds(milliseconds)
     let (watcher, started) = try await Self.waitForGroup(frame, arrivingAt: arrival)
     #expect(started - arrival <= .milliseconds(2500), "started \(started - arrival) after")
     #expect(watcher.people.count >= photo.expected)
